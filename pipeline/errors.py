@@ -1,0 +1,116 @@
+"""Where a problem comes from, what it is, and the Report that decides the exit code.
+
+Library code never prints or exits: it adds Problems to a Report (or raises PipelineError carrying them);
+only the CLI turns a Report into messages and an exit code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+def column_letter(index: int) -> str:
+    """1 -> A, 27 -> AA."""
+    letters = ""
+    while index > 0:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+@dataclass(frozen=True, order=True)
+class SourceRef:
+    """A place in the designers' inputs: file, sheet, row (1-based, as the spreadsheet shows it), column.
+
+    `column` is the letter (A, B, …) and `field` the header name; either may be missing for a whole-row
+    or whole-sheet reference. Template references use `sheet` for the template file and `row` for its line.
+    """
+
+    file: str
+    sheet: str | None = None
+    row: int | None = None
+    column: str | None = None
+    field: str | None = None
+
+    def cell(self, column: str, field: str | None = None) -> "SourceRef":
+        return SourceRef(self.file, self.sheet, self.row, column, field)
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.sheet:
+            parts.append(self.sheet)
+        if self.row is not None or self.column:
+            where = f"{self.column or ''}{self.row if self.row is not None else ''}"
+            if self.column is None:
+                where = f"row {self.row}"
+            if self.field:
+                where += f" ({self.field})"
+            parts.append(where)
+        elif self.field:
+            parts.append(f"column {self.field}")
+        return " › ".join(parts)
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located finding: `sheets/x.xlsx › cards › F17 (cost): 12 is above the maximum 10 [range]`."""
+
+    where: SourceRef | str
+    message: str
+    rule: str
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message} [{self.rule}]"
+
+    def to_dict(self) -> dict:
+        return {"where": str(self.where), "message": self.message, "rule": self.rule,
+                "severity": self.severity.value}
+
+
+@dataclass
+class Report:
+    """Collects problems (and informative lines) across stages; decides the exit code."""
+
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def error(self, where: SourceRef | str, message: str, rule: str) -> None:
+        self.problems.append(Problem(where, message, rule, Severity.ERROR))
+
+    def warning(self, where: SourceRef | str, message: str, rule: str) -> None:
+        self.problems.append(Problem(where, message, rule, Severity.WARNING))
+
+    def extend(self, problems) -> None:
+        self.problems.extend(problems)
+
+    def note(self, line: str) -> None:
+        self.notes.append(line)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+    def failed(self, strict: bool = False) -> bool:
+        return bool(self.errors) or (strict and bool(self.warnings))
+
+    def exit_code(self, strict: bool = False) -> int:
+        return 1 if self.failed(strict) else 0
+
+
+class PipelineError(Exception):
+    """A user-facing failure that carries located problems; never shown as a traceback."""
+
+    def __init__(self, problems: list[Problem] | Problem):
+        self.problems = problems if isinstance(problems, list) else [problems]
+        super().__init__("; ".join(str(p) for p in self.problems))

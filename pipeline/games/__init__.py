@@ -1,0 +1,39 @@
+"""The games the pipeline knows: an explicit registry of coded games, plus data-only games found as
+templates/<game>/game.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.errors import PipelineError, Problem
+from pipeline.games.base import GameModule
+from pipeline.games.datagame import MANIFEST_NAME, load_data_game
+
+
+def _buildit(root: Path) -> GameModule:
+    from pipeline.games.buildit.module import game_module
+
+    return game_module(root)
+
+
+REGISTRY = {
+    "buildit": _buildit,
+}
+
+
+def available(root: Path) -> list[str]:
+    found = set(REGISTRY)
+    found.update(p.parent.name for p in (root / "templates").glob(f"*/{MANIFEST_NAME}"))
+    return sorted(found)
+
+
+def load_game(name: str, root: Path) -> GameModule:
+    """A game by id, or a data-only game by the path of its game.yaml."""
+    if name.endswith((".yaml", ".yml")):
+        return load_data_game(Path(name) if Path(name).is_absolute() else root / name, root)
+    if name in REGISTRY:
+        return REGISTRY[name](root)
+    manifest = root / "templates" / name / MANIFEST_NAME
+    if manifest.is_file():
+        return load_data_game(manifest, root)
+    raise PipelineError(Problem(name, f"unknown game (known: {', '.join(available(root))})", "usage"))

@@ -1,0 +1,110 @@
+"""Build It's checks that need no engine: rows together (stage 3) and plan/rule invariants (stage 5),
+plus the expected gold per card drawn, shown by `pnp validate buildit`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+from pipeline.errors import Report
+from pipeline.games.base import Records
+from pipeline.games.buildit import geometry
+from pipeline.games.buildit.schema import RULE_PARAMETERS
+from pipeline.params import read_parameters
+
+
+def check_rows(records: Records, report: Report) -> None:
+    """Rewards are complete and refer to real cards; Coin Gains have a value."""
+    normal_models = {r["card"] for r in records["normal_cards"]}
+    for rec in records["contracts"]:
+        kind = rec["reward_type"]
+        if kind in ("gold", "points") and rec["reward_value"] is None:
+            report.error(rec.at("reward_value"), f"a {kind} reward needs a value", "required")
+        if kind == "immunity":
+            if rec["immune_to"] is None:
+                report.error(rec.at("immune_to"), "an immunity reward names the card it protects against",
+                             "required")
+            elif rec["immune_to"] not in normal_models:
+                report.error(rec.at("immune_to"), f"no Normal card model {rec['immune_to']!r}", "reference")
+    for rec in records["normal_cards"]:
+        if rec["card"] == "coin_gain" and rec["value"] is None:
+            report.error(rec.at("value"), "a Coin Gain needs the gold it gives", "required")
+
+
+def check_rules(records: Records, report: Report) -> None:
+    params = read_parameters(records["rules"], RULE_PARAMETERS, report)
+    size = params.values.get("board_size", 8)
+    for rec in records["contracts"]:
+        _check_plan(rec, "plan", size, report, plots=rec["plots"])
+    for rec in records["cities"]:
+        canon = {}
+        for col in ("plan3", "plan2", "plan1"):
+            if _check_plan(rec, col, size, report):
+                form = geometry.canonical(geometry.parse_plan(rec[col]))
+                if form in canon:
+                    report.error(rec.at(col), f"{col} is the same plan as {canon[form]} (up to rotation and "
+                                              "reflection); a City's three plans must differ", "plan")
+                canon[form] = col
+    if params.values.get("build_cost_mode") == "flat":
+        report.warning(params.at("build_cost_mode"), "flat build cost makes big buildings cheaper per plot "
+                                                     "than small ones (BI-A1: per_plot is the default)", "rules")
+    both = params.values.get("variant_contractual") and params.values.get("variant_high_density")
+    if both and params.values.get("end_when") == "refuse":
+        report.error(params.at("variant_high_density"), "the Contractual and High density variants both "
+                     "redefine the end of the game; set end_when to all to require both", "variants_conflict")
+    low, high = params.values.get("players_min"), params.values.get("players_max")
+    if low and high and low > high:
+        report.error(params.at("players_min"), f"players_min {low} is above players_max {high}", "range")
+
+
+def _check_plan(rec, column: str, board_size: int, report: Report, plots: int | None = None) -> bool:
+    text = rec[column]
+    if text is None:
+        return False
+    cells = geometry.parse_plan(text)
+    ref = rec.at(column)
+    if not cells:
+        report.error(ref, "plan has no plot (#)", "plan")
+        return False
+    ok = True
+    if not geometry.is_connected(cells):
+        report.error(ref, f"plan {text} is not connected (plots must touch by a side or a corner)", "plan")
+        ok = False
+    if plots is not None and len(cells) != plots:
+        report.error(ref, f"plan {text} has {len(cells)} plots but the card announces {plots}", "plan")
+        ok = False
+    rows, cols = geometry.extent(cells)
+    if max(rows, cols) > board_size:
+        report.error(ref, f"plan {text} is {rows}×{cols} and does not fit the {board_size}×{board_size} board",
+                     "plan")
+        ok = False
+    return ok
+
+
+def gold_distribution(records: Records) -> dict[str, tuple[Counter, Fraction]]:
+    """Per pile: copies by gold value, and the expected gold of one card drawn (BI-T1, BI-T2)."""
+    contracts = Counter()
+    for rec in records["contracts"]:
+        gold = rec["reward_value"] if rec["reward_type"] == "gold" else 0
+        contracts[gold] += rec["copies"]
+    normal = Counter()
+    for rec in records["normal_cards"]:
+        gold = rec["value"] if rec["card"] == "coin_gain" else 0
+        normal[gold] += rec["copies"]
+    return {pile: (dist, _mean(dist)) for pile, dist in (("contracts", contracts), ("normal", normal))}
+
+
+def _mean(dist: Counter) -> Fraction:
+    total = sum(dist.values())
+    return Fraction(sum(v * n for v, n in dist.items()), total) if total else Fraction(0)
+
+
+def summary(records: Records) -> list[str]:
+    lines = []
+    for pile, (dist, mean) in gold_distribution(records).items():
+        spread = ", ".join(f"{n}×{v}" for v, n in sorted(dist.items()))
+        total = sum(dist.values())
+        gold = sum(v * n for v, n in dist.items())
+        lines.append(f"expected gold per {pile} card drawn: {gold}/{total} = "
+                     f"{float(mean):.3f} (over {total} cards: {spread} gold)")
+    return lines

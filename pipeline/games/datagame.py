@@ -1,0 +1,70 @@
+"""A game without code: a workbook or CSV files, templates, and a small `game.yaml` manifest.
+
+It gets the same stages as a coded game except rule checks and simulation: structure, cells, rows,
+manifest, then every print output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.errors import PipelineError, Problem
+from pipeline.games.base import CardDeck, FaceSpec, GameModule, Records
+from pipeline.schema import expand, spec_from_mapping
+
+MANIFEST_NAME = "game.yaml"
+
+
+def _inside(path: Path, root: Path, shown: str) -> Path:
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        raise PipelineError(Problem(shown, f"path {path} leaves the project folder", "path"))
+    return resolved
+
+
+def load_data_game(manifest: Path, root: Path) -> GameModule:
+    shown = str(manifest.resolve().relative_to(root.resolve())) if manifest.resolve().is_relative_to(root.resolve()) else str(manifest)
+    try:
+        data = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise PipelineError(Problem(shown, f"cannot read game manifest: {exc}", "game")) from None
+    for key in ("id", "title", "data", "sheets", "components"):
+        if key not in data:
+            raise PipelineError(Problem(shown, f"missing key {key!r}", "game"))
+    base = manifest.parent
+    files, csv_names = [], {}
+    for entry in data["data"]:
+        path = _inside(base / entry["file"], root, shown)
+        files.append(path)
+        if path.suffix.lower() == ".csv":
+            csv_names[path.name] = entry.get("sheet", path.stem)
+    sheets = tuple(spec_from_mapping(name, spec) for name, spec in data["sheets"].items())
+    decks = tuple(data["components"])
+    data_dirs = {csv_names.get(p.name, ""): p.parent for p in files}
+    return GameModule(
+        id=str(data["id"]), title=str(data["title"]), data_files=tuple(files), sheets=sheets,
+        template_dir=base, components=lambda records: [_deck(d, records, sheets, data_dirs) for d in decks],
+        manifest_sheet=None if data.get("manifest") else "components",
+        inline_manifest=tuple(data.get("manifest") or ()), csv_sheet_names=csv_names)
+
+
+def _deck(entry: dict[str, Any], records: Records, sheets, data_dirs) -> CardDeck:
+    spec = next(s for s in sheets if s.name == entry["sheet"])
+    fronts, backs = [], []
+    name_column = entry.get("name", spec.id_column)
+    copies = expand(records[spec.name], spec.quantity_column)
+    for index, (rec, copy, n) in enumerate(copies, start=1):
+        card = {"index": index, "copy": copy, "copies": n}
+        ident = str(rec.get(name_column) if name_column else index)
+        suffix = f"-{copy}" if n > 1 else ""
+        context = {**rec.values, "card": card}
+        fronts.append(FaceSpec(entry["front"], context, rec.ref, f"{ident}{suffix}", f"{ident} ({spec.name} row {rec.ref.row})",
+                               data_dirs.get(spec.name)))
+        if entry.get("back"):
+            backs.append(FaceSpec(entry["back"], {"card": card}, rec.ref, f"{ident}{suffix}-back", "back"))
+    size = tuple(float(v) for v in entry.get("size", (63.5, 88.9)))
+    return CardDeck(entry["id"], entry.get("title", entry["id"]), tuple(fronts),
+                    tuple(backs) if backs else None, size)

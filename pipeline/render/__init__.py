@@ -1,0 +1,1 @@
+"""Drawing: templates, text, faces, imposition. Knows nothing of any game's rules."""

@@ -1,0 +1,18 @@
+"""A reportlab canvas set up the project's way: deterministic and free of base-14 fonts."""
+
+from __future__ import annotations
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.render.fonts import FontSet
+
+
+def new_canvas(target, pagesize: tuple[float, float], fonts: FontSet, title: str = "") -> Canvas:
+    """`target` is a path or a binary file object. invariant=1 removes timestamps and random ids, so the
+    same inputs give byte-identical files; initialFontName keeps reportlab from referencing Helvetica."""
+    canvas = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
+                    initialFontName=fonts.name("body"), initialFontSize=10)
+    canvas.setTitle(title)
+    canvas.setCreator("pnp")
+    canvas.setProducer("pnp (reportlab)")
+    return canvas

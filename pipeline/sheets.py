@@ -1,0 +1,137 @@
+"""Read designers' files (xlsx workbooks, CSV) into RawSheets, safely.
+
+Workbooks come from other people: the zip container is checked for size bombs before openpyxl sees it,
+openpyxl parses XML through defusedxml (installed as a dependency, so no entity expansion), and sizes are
+bounded. Formula cells without a cached value and merged cells are reported, located.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from pathlib import Path
+
+from pipeline.errors import PipelineError, Problem, Report, SourceRef, column_letter
+from pipeline.schema import RawSheet
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
+MAX_ZIP_ENTRIES = 5000
+MAX_RATIO = 200          # uncompressed / compressed, per entry
+MAX_ROWS = 20000
+MAX_COLUMNS = 200
+
+
+def display_path(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _check_container(path: Path, shown: str) -> None:
+    """Refuse what is not an xlsx zip, or what would inflate beyond sane bounds."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise PipelineError(Problem(shown, f"file is {size // 1024 // 1024} MB, above the {MAX_FILE_BYTES // 1024 // 1024} MB limit", "file"))
+    if not zipfile.is_zipfile(path):
+        raise PipelineError(Problem(shown, "is not an Excel workbook (.xlsx); save it as .xlsx", "file"))
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            if len(infos) > MAX_ZIP_ENTRIES:
+                raise PipelineError(Problem(shown, f"workbook has {len(infos)} parts (limit {MAX_ZIP_ENTRIES})", "file"))
+            total = sum(i.file_size for i in infos)
+            if total > MAX_UNZIPPED_BYTES:
+                raise PipelineError(Problem(shown, "workbook would unpack to more than 200 MB", "file"))
+            for info in infos:
+                if info.compress_size and info.file_size / info.compress_size > MAX_RATIO and info.file_size > 1_000_000:
+                    raise PipelineError(Problem(shown, f"part {info.filename} is suspiciously compressed (zip bomb?)", "file"))
+            if "[Content_Types].xml" not in archive.namelist():
+                raise PipelineError(Problem(shown, "is a zip file but not an Excel workbook", "file"))
+    except zipfile.BadZipFile as exc:
+        raise PipelineError(Problem(shown, f"workbook is damaged ({exc})", "file")) from None
+
+
+def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]:
+    """All sheets of an xlsx file as RawSheets; merged cells are reported as errors."""
+    import openpyxl  # imported late: costs ~0.3 s and CSV-only games never need it
+
+    shown = display_path(path, root)
+    if not path.is_file():
+        raise PipelineError(Problem(shown, "file not found", "file"))
+    _check_container(path, shown)
+    try:
+        with_formulas = openpyxl.load_workbook(path, data_only=False)
+        with_values = openpyxl.load_workbook(path, data_only=True)
+    except Exception as exc:  # openpyxl raises many types for damaged files
+        raise PipelineError(Problem(shown, f"workbook cannot be read: {type(exc).__name__}: {exc}", "file")) from None
+    sheets = {}
+    for ws in with_formulas.worksheets:
+        sheets[ws.title] = _read_sheet(ws, with_values[ws.title], shown, report)
+    return sheets
+
+
+def _read_sheet(ws_formulas, ws_values, shown: str, report: Report) -> RawSheet:
+    if ws_formulas.max_row > MAX_ROWS or ws_formulas.max_column > MAX_COLUMNS:
+        raise PipelineError(Problem(SourceRef(shown, ws_formulas.title),
+                                    f"sheet is {ws_formulas.max_row}×{ws_formulas.max_column}, above "
+                                    f"{MAX_ROWS} rows or {MAX_COLUMNS} columns", "file"))
+    for merged in sorted(ws_formulas.merged_cells.ranges, key=str):
+        report.error(SourceRef(shown, ws_formulas.title, merged.min_row, column_letter(merged.min_col)),
+                     f"merged cells {merged.coord}: unmerge them (one value per cell)", "merged")
+    formulas = list(ws_formulas.iter_rows(values_only=True))
+    values = list(ws_values.iter_rows(values_only=True))
+    header = []
+    if formulas:
+        for index, name in enumerate(formulas[0], start=1):
+            if name is not None and str(name).strip():
+                header.append((column_letter(index), str(name).strip()))
+    raw = RawSheet(shown, ws_formulas.title, header, [])
+    positions = [(index, name) for index, (_, name) in
+                 ((int(_col_index(letter)), (letter, name)) for letter, name in header)]
+    for row_number, (frow, vrow) in enumerate(zip(formulas[1:], values[1:]), start=2):
+        if all(v is None or (isinstance(v, str) and not v.strip()) for v in frow):
+            continue
+        cells = {}
+        for index, name in positions:
+            formula = frow[index - 1] if index - 1 < len(frow) else None
+            value = vrow[index - 1] if index - 1 < len(vrow) else None
+            if isinstance(formula, str) and formula.startswith("=") and value is None:
+                raw.formula_without_value.add((row_number, name))
+            cells[name] = value
+        raw.rows.append((row_number, cells))
+    return raw
+
+
+def _col_index(letter: str) -> int:
+    index = 0
+    for ch in letter:
+        index = index * 26 + ord(ch) - 64
+    return index
+
+
+def read_csv(path: Path, root: Path, sheet_name: str) -> RawSheet:
+    """One CSV file as one sheet (UTF-8, comma or semicolon separated, as spreadsheets export)."""
+    import pandas as pd
+
+    shown = display_path(path, root)
+    if not path.is_file():
+        raise PipelineError(Problem(shown, "file not found", "file"))
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise PipelineError(Problem(shown, "CSV file is above the 20 MB limit", "file"))
+    text = path.read_bytes().decode("utf-8-sig", errors="strict")
+    dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=dialect.delimiter, dtype=str, keep_default_na=False)
+    except Exception as exc:
+        raise PipelineError(Problem(shown, f"CSV cannot be read: {exc}", "file")) from None
+    header = [(column_letter(i), str(name).strip()) for i, name in enumerate(frame.columns, start=1)]
+    rows = []
+    for offset, record in enumerate(frame.itertuples(index=False, name=None)):
+        cells = {name: value for (_, name), value in zip(header, record)}
+        if all(not str(v).strip() for v in cells.values()):
+            continue
+        rows.append((offset + 2, cells))
+    return RawSheet(shown, sheet_name, header, rows)
