@@ -50,8 +50,22 @@ def _check_container(path: Path, shown: str) -> None:
                     raise PipelineError(Problem(shown, f"part {info.filename} is suspiciously compressed (zip bomb?)", "file"))
             if "[Content_Types].xml" not in archive.namelist():
                 raise PipelineError(Problem(shown, "is a zip file but not an Excel workbook", "file"))
+            for info in infos:
+                _refuse_dtd(archive, info, shown)
     except zipfile.BadZipFile as exc:
         raise PipelineError(Problem(shown, f"workbook is damaged ({exc})", "file")) from None
+
+
+def _refuse_dtd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> None:
+    """Valid OOXML parts never declare a DTD; one that does is refused before any XML parser sees it
+    (no entity expansion, no external entity fetch, whichever parser openpyxl picks)."""
+    if not info.filename.endswith((".xml", ".rels")):
+        return
+    with archive.open(info) as part:
+        prolog = part.read(65536)
+    if b"<!DOCTYPE" in prolog or b"<!ENTITY" in prolog:
+        raise PipelineError(Problem(shown, f"workbook part {info.filename} declares a DTD or entities, which "
+                                    "spreadsheets never do: refused", "file"))
 
 
 def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]:

@@ -1,0 +1,33 @@
+# Targets only call the CLI (or pip/pytest). `make` sets up .venv and builds every game into output/.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: all build test validate bench clean distclean
+
+all: build
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/pnp build --paper all --format all --ink-saver
+
+validate: $(STAMP)
+	$(BIN)/pnp validate
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf output
+
+distclean: clean
+	rm -rf $(VENV) *.egg-info

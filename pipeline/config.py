@@ -1,0 +1,26 @@
+"""The options of one build, parsed once by the CLI into a frozen record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+PAPERS = ("a4", "letter")
+FORMATS = ("pnp", "print", "png")
+BACKS = ("duplex", "foldover", "none")
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    root: Path
+    games: tuple[str, ...]
+    papers: tuple[str, ...] = PAPERS
+    formats: tuple[str, ...] = ("pnp",)
+    backs: str = "duplex"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    ink_saver: bool = False
+    strict: bool = False
+
+    @property
+    def output(self) -> Path:
+        return self.root / "output"

@@ -1,0 +1,50 @@
+"""Shared fixtures: a scratch copy of the project whose workbook a test can damage."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from pipeline import PROJECT_ROOT
+from pipeline.errors import Report
+from pipeline.games import load_game
+from pipeline.validate import load_records
+
+ROOT = PROJECT_ROOT
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of sheets/, templates/ and fonts/ in a temporary project folder."""
+    for name in ("sheets", "templates", "fonts"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    return tmp_path
+
+
+def edit_workbook(path: Path, change) -> None:
+    """Open the workbook, let `change(workbook)` alter it, save it back."""
+    wb = openpyxl.load_workbook(path)
+    change(wb)
+    wb.save(path)
+
+
+def validate_buildit(root: Path) -> tuple[Report, dict | None]:
+    game = load_game("buildit", ROOT)
+    game = replace(game, data_files=(root / "sheets" / "buildit.xlsx",))
+    report = Report()
+    return report, load_records(game, root, report)
+
+
+def run_cli(*args: str, root: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    if root is not None:
+        env["PNP_ROOT"] = str(root)
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
