@@ -1,0 +1,89 @@
+"""Build It's engine-free rule checks against the rulebook's worked examples (build-it.md §4)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from pipeline.games.buildit import geometry
+from pipeline.games.buildit.checks import gold_distribution, summary
+from tests.conftest import ROOT, validate_buildit
+
+
+def cells(*names: str) -> set[tuple[int, int]]:
+    """Board coordinates a–h / 1–8 → (row, column)."""
+    return {(int(n[1]) - 1, ord(n[0]) - ord("a")) for n in names}
+
+
+@pytest.fixture(scope="module")
+def records():
+    report, records = validate_buildit(ROOT)
+    assert not report.problems
+    return records
+
+
+def test_bi_t1_t2_expected_gold(records):
+    piles = gold_distribution(records)
+    contracts, mean_c = piles["contracts"]
+    normal, mean_n = piles["normal"]
+    assert dict(contracts) == {0: 11, 1: 5, 2: 3, 4: 1} and mean_c == Fraction(15, 20)
+    assert dict(normal) == {0: 53, 1: 6, 2: 3, 3: 2, 4: 1} and mean_n == Fraction(22, 65)
+    lines = summary(records)
+    assert lines[0].startswith("expected gold per contracts card drawn: 15/20 = 0.750")
+    assert lines[1].startswith("expected gold per normal card drawn: 22/65 = 0.338")
+
+
+def test_bi_t3_card_totals(records):
+    copies = {sheet: sum(r["copies"] for r in records[sheet]) for sheet in ("contracts", "normal_cards")}
+    assert len(records["cities"]) + copies["contracts"] + copies["normal_cards"] == 90
+    by_model = {}
+    for rec in records["normal_cards"]:
+        by_model[rec["card"]] = by_model.get(rec["card"], 0) + rec["copies"]
+    assert by_model["coin_gain"] == 12 and by_model["cancel"] == 8
+    assert sorted(v for k, v in by_model.items() if k not in ("coin_gain", "cancel")) == [5] * 9
+    assert [r["copies"] for r in records["contracts"]] == [5, 3, 3, 2, 2, 2, 1, 1, 1]
+
+
+def test_bi_t7_adjacency():
+    assert len(geometry.groups(cells("b2", "c3"))) == 1
+    assert len(geometry.groups(cells("b2", "d2"))) == 2
+
+
+def test_bi_d7_plan_matching():
+    assert geometry.matches(cells("c3", "d4"), geometry.parse_plan("#./.#"))
+    assert not geometry.matches(cells("c3", "d4"), geometry.parse_plan("##"))
+    assert geometry.matches(cells("f1", "f2", "f3"), geometry.parse_plan("###"))
+    l_shape = geometry.parse_plan("##/#.")
+    for variant in geometry.variants(l_shape):
+        assert geometry.matches(set(variant), l_shape)
+    assert not geometry.matches(cells("a1", "b1", "c1"), l_shape)
+
+
+def test_bi_d8_merging_makes_a_diagonal_line():
+    building = cells("c3", "d4") | cells("e5")
+    assert geometry.groups(building) == [frozenset(building)]
+    assert geometry.matches(building, geometry.parse_plan("#../.#./..#"))
+
+
+def test_reflection_can_be_switched_off():
+    s_shape, z_shape = geometry.parse_plan(".##/##."), geometry.parse_plan("##./.##")
+    assert geometry.matches(s_shape, z_shape)
+    assert not geometry.matches(s_shape, z_shape, reflection=False)
+
+
+def test_polyplet_counts_up_to_symmetry():
+    """1, 2, 5, 22, 94 king-connected shapes of 1–5 plots (build-it.md §3.1)."""
+    shapes = {geometry.canonical({(0, 0)})}
+    counts = [1]
+    for _ in range(4):
+        grown = set()
+        for shape in shapes:
+            for r, c in shape:
+                for dr, dc in geometry.N8:
+                    cell = (r + dr, c + dc)
+                    if cell not in shape:
+                        grown.add(geometry.canonical(set(shape) | {cell}))
+        shapes = grown
+        counts.append(len(shapes))
+    assert counts == [1, 2, 5, 22, 94]
