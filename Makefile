@@ -21,7 +21,7 @@ validate: $(STAMP)
 	$(BIN)/pnp validate
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -r fE
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

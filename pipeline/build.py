@@ -62,18 +62,36 @@ def _lay_out(item: PreparedGame, config: BuildConfig, ink: bool, report: Report,
     renderer = FaceRenderer(config.root, item.game.template_dir, default_fonts(), ink_saver=ink)
     for deck in item.decks:
         progress.start(f"{item.game.id}: layout {deck.id}{' (ink saver)' if ink else ''}", len(deck.fronts))
+        repeats: dict[tuple, list] = {}
         fronts = []
         for face in deck.fronts:
-            fronts.append(_layout_one(renderer, face, report))
+            fronts.append(_layout_one(renderer, face, repeats))
             progress.advance()
-        backs = [_layout_one(renderer, face, report) for face in deck.backs] if deck.backs else None
+        backs = [_layout_one(renderer, face, repeats) for face in deck.backs] if deck.backs else None
         item.faces[(deck.id, ink)] = (fronts, backs)
+        report.extend(_collapse(repeats))
 
 
-def _layout_one(renderer, face, report: Report):
+def _layout_one(renderer, face, repeats: dict[tuple, list]):
     layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name, face.data_dir)
-    report.extend(problems)
+    for problem in problems:
+        # A template mistake shows on every card drawn with it: one line, with a count, is the problem.
+        # Data-dependent problems (a text that overflows on one card) stay one line per card.
+        what = problem.message.split("): ", 1)[-1].split(" (data: ")[0] if problem.rule == "template" else problem
+        repeats.setdefault((str(problem.where), problem.rule, what), []).append(problem)
     return layout
+
+
+def _collapse(repeats: dict[tuple, list]) -> list:
+    from dataclasses import replace
+
+    collapsed = []
+    for same in repeats.values():
+        first = same[0]
+        if len(same) > 1:
+            first = replace(first, message=f"{first.message} (and {len(same) - 1} more card(s))")
+        collapsed.append(first)
+    return collapsed
 
 
 def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[PreparedGame]]:
@@ -82,19 +100,20 @@ def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Rep
     return report, prepared
 
 
-def build(config: BuildConfig, progress: Progress | None = None) -> Report:
+def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[str]]:
+    """Validate then write; returns the report and the ids of the games written (none on failure)."""
     progress = progress or Progress()
     report = Report()
     variants = (False, True) if config.ink_saver else (False,)
     prepared = prepare(config, report, progress, variants)
     if report.failed(config.strict) or len(prepared) != len(config.games):
-        return report
+        return report, []
     from pipeline.report import write_game_report
 
     for item in prepared:
         outputs = _write_game(item, config, progress)
         write_game_report(item, config, report, outputs)
-    return report
+    return report, [item.game.id for item in prepared]
 
 
 def _write_game(item: PreparedGame, config: BuildConfig, progress: Progress) -> list[dict]:

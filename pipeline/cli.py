@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
 
 from pipeline import PROJECT_ROOT
@@ -75,7 +76,9 @@ def _offset(text: str) -> tuple[float, float]:
 def _print_problems(report: Report) -> None:
     for problem in report.problems:
         colour = "red" if problem.severity is Severity.ERROR else "yellow"
-        err.print(f"[{colour}]{problem.severity.value}[/{colour}] {problem}", markup=True, highlight=False)
+        line = Text(problem.severity.value, style=colour)
+        line.append(f" {problem}")          # plain text: a "[range]" tag must not be read as markup
+        err.print(line, highlight=False)
     if report.problems:
         err.print(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
 
@@ -133,14 +136,14 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
                          formats=_choices(format, FORMATS, "--format"), backs=backs,
                          back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict)
     with _progress_bar() as bar:
-        report = pipeline_build.build(config, _RichProgress(bar))
+        report, built = pipeline_build.build(config, _RichProgress(bar))
     _print_problems(report)
     code = report.exit_code(strict)
     if code:
         out.print("build failed: nothing was written")
     else:
-        for name in config.games:
-            out.print(f"built {name} → output/{name}/ (report.md lists every file)")
+        for game_id in built:
+            out.print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
     raise typer.Exit(code)
 
 
@@ -149,7 +152,7 @@ def main() -> None:
         app()
     except PipelineError as exc:
         for problem in exc.problems:
-            err.print(f"error {problem}")
+            err.print(Text(f"error {problem}"))
         sys.exit(1)
     except KeyboardInterrupt:
         err.print("interrupted")

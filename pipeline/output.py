@@ -15,6 +15,7 @@ def atomic_write(path: Path, data: bytes) -> str:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        os.chmod(temp, 0o644)           # mkstemp creates 0600; outputs are ordinary shareable files
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

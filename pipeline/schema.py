@@ -152,9 +152,17 @@ def _blank(raw: Any) -> bool:
     return raw is None or (isinstance(raw, str) and not raw.strip())
 
 
+RESERVED_NAMES = ("card", "ink_saver")   # template variables the pipeline provides itself
+
+
 def check_structure(spec: SheetSpec, raw: RawSheet, report: Report) -> bool:
     """Stage 1: required columns present (error), unknown columns (warning), duplicate headers."""
     ok = True
+    for letter, name in raw.header:
+        if name in RESERVED_NAMES:
+            report.error(SourceRef(raw.file, raw.name, 1, letter, name), f"column name {name!r} is reserved for "
+                         "the templates (card.index, card.copy…); rename the column", "structure")
+            ok = False
     sheet_ref = SourceRef(raw.file, raw.name)
     names = [h for _, h in raw.header]
     known = {c.name for c in spec.columns}

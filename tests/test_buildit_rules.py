@@ -39,7 +39,7 @@ def test_bi_t3_card_totals(records):
     assert len(records["cities"]) + copies["contracts"] + copies["normal_cards"] == 90
     by_model = {}
     for rec in records["normal_cards"]:
-        by_model[rec["card"]] = by_model.get(rec["card"], 0) + rec["copies"]
+        by_model[rec["model"]] = by_model.get(rec["model"], 0) + rec["copies"]
     assert by_model["coin_gain"] == 12 and by_model["cancel"] == 8
     assert sorted(v for k, v in by_model.items() if k not in ("coin_gain", "cancel")) == [5] * 9
     assert [r["copies"] for r in records["contracts"]] == [5, 3, 3, 2, 2, 2, 1, 1, 1]

@@ -15,7 +15,7 @@ from pipeline.params import read_parameters
 
 def check_rows(records: Records, report: Report) -> None:
     """Rewards are complete and refer to real cards; Coin Gains have a value."""
-    normal_models = {r["card"] for r in records["normal_cards"]}
+    normal_models = {r["model"] for r in records["normal_cards"]}
     for rec in records["contracts"]:
         kind = rec["reward_type"]
         if kind in ("gold", "points") and rec["reward_value"] is None:
@@ -27,7 +27,7 @@ def check_rows(records: Records, report: Report) -> None:
             elif rec["immune_to"] not in normal_models:
                 report.error(rec.at("immune_to"), f"no Normal card model {rec['immune_to']!r}", "reference")
     for rec in records["normal_cards"]:
-        if rec["card"] == "coin_gain" and rec["value"] is None:
+        if rec["model"] == "coin_gain" and rec["value"] is None:
             report.error(rec.at("value"), "a Coin Gain needs the gold it gives", "required")
 
 
@@ -89,7 +89,7 @@ def gold_distribution(records: Records) -> dict[str, tuple[Counter, Fraction]]:
         contracts[gold] += rec["copies"]
     normal = Counter()
     for rec in records["normal_cards"]:
-        gold = rec["value"] if rec["card"] == "coin_gain" else 0
+        gold = rec["value"] if rec["model"] == "coin_gain" else 0
         normal[gold] += rec["copies"]
     return {pile: (dist, _mean(dist)) for pile, dist in (("contracts", contracts), ("normal", normal))}
 

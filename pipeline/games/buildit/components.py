@@ -20,7 +20,7 @@ def _faces(records, quantity, front: str, back: str, context_of) -> tuple[tuple,
 
 
 def components(records: Records) -> list[CardDeck]:
-    names = {r["card"]: r["name"] for r in records["normal_cards"]}
+    names = {r["model"]: r["name"] for r in records["normal_cards"]}
 
     def contract(rec):
         return {**rec.values, "immune_name": names.get(rec["immune_to"], "")}

@@ -56,7 +56,7 @@ NORMAL_CARDS = SheetSpec(
     doc="The Normal deck: actions, attacks, cost modifiers and Coin Gains.",
     columns=(
         Column("id", doc=_ID + " Coin Gain rows are one per value (coin_gain_1 …)."),
-        Column("card", doc="Card model id shared by the rows of one model (e.g. coin_gain); the rules "
+        Column("model", doc="Card model id shared by the rows of one model (e.g. coin_gain); the rules "
                            "engine acts on it."),
         Column("name", doc="Name printed on the card (French).", max_length=40),
         Column("copies", "int", min=0, max=99, doc="Number of copies in the deck."),

@@ -1,0 +1,430 @@
+"""Faces: a compiled template + one card's values -> a FaceLayout, a flat list of drawable primitives.
+
+layout() does all the thinking (expressions, text fitting, art lookup) and reports problems; draw() only
+replays primitives onto a canvas. Identical faces share a key, so imposition can draw a common back once as
+a form and reuse it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Mapping, NamedTuple
+
+from pipeline.errors import Problem, Severity, SourceRef
+from pipeline.render.art import (Art, ArtError, ArtLibrary, Placeholder, draw_art, draw_placeholder, fit_box,
+                                 pdf_numbers, placeholder)
+from pipeline.render.fonts import FontSet
+from pipeline.render.layout import Dynamic, Element, EvaluationError, Template, TemplateLoader
+from pipeline.render.text import TextStyle, draw_text, fit_text
+from pipeline.units import MM
+
+FALLBACK_SIZE_MM = (63.5, 88.9)   # a broken template still yields a poker-sized blank face
+
+
+# --- primitives: PDF points, y up, origin at the trim box's bottom-left (or the enclosing group's origin) --
+
+class Rect(NamedTuple):
+    x: float
+    y: float
+    width: float
+    height: float
+    radius: float
+    fill: tuple | None
+    stroke: tuple | None
+    stroke_width: float
+    dash: tuple | None
+
+
+class Circle(NamedTuple):
+    cx: float
+    cy: float
+    r: float
+    fill: tuple | None
+    stroke: tuple | None
+    stroke_width: float
+
+
+class Polygon(NamedTuple):
+    points: tuple
+    fill: tuple | None
+    stroke: tuple | None
+    stroke_width: float
+
+
+class Line(NamedTuple):
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: tuple | None
+    stroke_width: float
+    dash: tuple | None
+
+
+class Text(NamedTuple):
+    colour: tuple | None
+    runs: tuple
+    icons: tuple          # Art, drawn after the characters
+    line_step: float
+
+
+class Group(NamedTuple):
+    x: float
+    y: float
+    angle: float          # reportlab's counter-clockwise degrees (the template's clockwise, negated)
+    children: tuple
+
+
+@dataclass(frozen=True)
+class FaceLayout:
+    """A resolved face. `key` is a sha1 of the template path, trim, bleed and every evaluated element value:
+    the primitives are a pure function of those (and of files on disk, fixed during a build), so equal keys
+    mean identical faces, and hashing the values is much cheaper than hashing the primitives."""
+    key: str
+    width: float
+    height: float
+    bleed: float
+    missing_art: tuple[str, ...]
+    primitives: tuple = field(default=(), repr=False)
+    project_root: Path = field(default=Path("."), repr=False, compare=False)
+
+    def draw(self, canvas) -> None:
+        """Trim box's bottom-left at (0, 0), points, y up; leaves the canvas state as found."""
+        canvas.saveState()
+        _draw_all(canvas, self.primitives, self.project_root, {})
+        canvas.restoreState()
+
+
+class FaceRenderer:
+    def __init__(self, project_root: Path, game_dir: Path, fonts: FontSet, ink_saver: bool = False):
+        self.project_root = Path(project_root).resolve()
+        self.game_dir = Path(game_dir).resolve()
+        # templates/ holds the shared frames and icons even for a game kept elsewhere (a game.yaml by path)
+        templates_root = self.project_root / "templates"
+        self.fonts = fonts
+        self.ink_saver = ink_saver
+        self.loader = TemplateLoader(self.project_root, (templates_root, self.game_dir), tuple(fonts.names))
+        self.art = ArtLibrary(self.project_root, templates_root, self.game_dir)
+        self._templates: dict[str, tuple] = {}  # name -> (Template | None, load problems)
+        self._folders: dict[Path, Path] = {}
+        self._styles: dict[tuple, TextStyle | None] = {}
+
+    def layout(self, template: str, context: Mapping[str, Any], ref: SourceRef | None, name: str,
+               data_dir: Path | None = None) -> tuple[FaceLayout, list[Problem]]:
+        """Evaluate every expression, fit every text (measure only) and return the drawable face + problems.
+        Load-time problems of a template are returned once, with the first card that uses it."""
+        compiled, problems = self._template(template, name)
+        if compiled is None:
+            return self._blank(template), problems
+        resolver = _Resolver(self, compiled, context, _card_label(name, ref), data_dir, problems)
+        primitives = resolver.resolve()
+        width, height = compiled.size
+        bleed = compiled.bleed or 0.0
+        face = FaceLayout(resolver.key(), width * MM, height * MM, bleed * MM,
+                          tuple(dict.fromkeys(resolver.missing_art)), primitives, self.project_root)
+        return face, problems
+
+    def _template(self, template: str, name: str) -> tuple[Template | None, list[Problem]]:
+        """The compiled template; its load problems come back once, with the first card that uses it."""
+        if template in self._templates:
+            return self._templates[template][0], []
+        compiled, load_problems = self.loader.load(self.game_dir / template)
+        self._templates[template] = (compiled, load_problems)
+        return compiled, [Problem(p.where, f"card {name}: {p.message}", p.rule, p.severity) for p in load_problems]
+
+    def text_style(self, role: str, *rest) -> TextStyle | None:
+        """One TextStyle per distinct setting (hashable: it keys the text-fitting cache)."""
+        key = (role, *rest)
+        if key not in self._styles:
+            known = role in self.fonts.names
+            self._styles[key] = TextStyle(self.fonts.name(role), self.fonts.bold(role), *rest) if known else None
+        return self._styles[key]
+
+    def resolved(self, folder: Path | None) -> Path | None:
+        """Resolve a data folder once per renderer (resolve() costs system calls)."""
+        if folder is None:
+            return None
+        if folder not in self._folders:
+            self._folders[folder] = Path(folder).resolve()
+        return self._folders[folder]
+
+    def _blank(self, template: str) -> FaceLayout:
+        width, height = FALLBACK_SIZE_MM
+        key = hashlib.sha1(f"broken:{template}".encode("utf-8")).hexdigest()
+        return FaceLayout(key, width * MM, height * MM, 0.0, (), (), self.project_root)
+
+
+def _card_label(name: str, ref: SourceRef | None) -> tuple[str, str]:
+    """(prefix, suffix) of every per-card message: "card X: …" and, when known, where its data row is."""
+    return f"card {name}: ", (f" (data: {ref})" if ref is not None else "")
+
+
+class _Resolver:
+    """Turns one template into primitives for one card; collects problems instead of stopping."""
+
+    def __init__(self, renderer: FaceRenderer, template: Template, context: Mapping[str, Any],
+                 label: tuple[str, str], data_dir: Path | None, problems: list[Problem]):
+        self.renderer, self.template, self.label, self.problems = renderer, template, label, problems
+        self.fonts, self.art = renderer.fonts, renderer.art
+        self.data_dir = renderer.resolved(data_dir)
+        self.missing_art: list[str] = []
+        self.context = renderer.loader.new_context(context)
+        self.context["ink_saver"] = renderer.ink_saver
+        card = self.context.get("card")
+        if isinstance(card, Mapping):
+            # jinja reads card.copy as dict.copy (attributes win over items): give it plain attributes.
+            self.context["card"] = SimpleNamespace(**card)
+        # Every evaluated element's values, in order: the face is a pure function of them (and of the
+        # files on disk, fixed during a build), so hashing them is the cheap way to key identical faces.
+        self.signature: list = [template.rel, template.size, template.bleed, str(self.data_dir)]
+
+    def key(self) -> str:
+        # marshal version 2: no object references, so equal values always give equal bytes
+        return hashlib.sha1(marshal.dumps(tuple(self.signature), 2)).hexdigest()
+
+    def problem(self, where: SourceRef, message: str, rule: str = "template",
+                severity: Severity = Severity.ERROR) -> None:
+        prefix, suffix = self.label
+        self.problems.append(Problem(where, f"{prefix}{message}{suffix}", rule, severity))
+
+    def resolve(self) -> tuple:
+        for name, value, where, _ in self.template.vars:
+            try:
+                self.context[name] = value.evaluate(self.context)
+            except EvaluationError as exc:
+                self.problem(where, f"vars.{name}: {exc}")
+        return self.elements(self.template.elements, self.template.size[1])
+
+    def elements(self, elements: tuple[Element, ...], top: float) -> tuple:
+        """`top`: the frame's y origin in mm, so a template y maps to (top - y) * MM (top = H, or 0 in a group)."""
+        out: list = []
+        for element in elements:
+            values = self.evaluate(element)
+            if values is not None:
+                getattr(self, "_" + element.kind)(element, values, top, out)
+        return tuple(out)
+
+    def evaluate(self, element: Element) -> dict | None:
+        key = "when"
+        try:
+            if element.when is not None and not element.when.evaluate(self.context):
+                self.signature.append(None)
+                return None
+            values = dict(element.fixed)
+            for key, value in element.varying:
+                values[key] = value.evaluate(self.context)
+            self.signature.append(tuple(values.values()))
+            return values
+        except EvaluationError as exc:
+            self.problem(element.where, f"{element.kind}.{key}: {exc}")
+            self.signature.append(False)
+            return None
+
+    # one method per element kind -------------------------------------------------------------------------
+
+    def _rect(self, element: Element, v: dict, top: float, out: list) -> None:
+        dash = tuple(d * MM for d in v["dash"]) if v["dash"] else None
+        out.append(Rect(v["x"] * MM, (top - v["y"] - v["h"]) * MM, v["w"] * MM, v["h"] * MM, v["r"] * MM,
+                        v["fill"], v["stroke"], v["stroke_width"], dash))
+
+    def _circle(self, element: Element, v: dict, top: float, out: list) -> None:
+        out.append(Circle(v["cx"] * MM, (top - v["cy"]) * MM, v["r"] * MM, v["fill"], v["stroke"],
+                          v["stroke_width"]))
+
+    def _polygon(self, element: Element, v: dict, top: float, out: list) -> None:
+        points = tuple((x * MM, (top - y) * MM) for x, y in v["points"])
+        out.append(Polygon(points, v["fill"], v["stroke"], v["stroke_width"]))
+
+    def _line(self, element: Element, v: dict, top: float, out: list) -> None:
+        dash = tuple(d * MM for d in v["dash"]) if v["dash"] else None
+        out.append(Line(v["x1"] * MM, (top - v["y1"]) * MM, v["x2"] * MM, (top - v["y2"]) * MM, v["stroke"],
+                        v["stroke_width"], dash))
+
+    def _group(self, element: Element, v: dict, top: float, out: list) -> None:
+        children = self.elements(element.children, 0.0)
+        if children:
+            out.append(Group(v["x"] * MM, (top - v["y"]) * MM, -v["rotate"], children))
+
+    def _text(self, element: Element, v: dict, top: float, out: list) -> None:
+        style = self.renderer.text_style(v["font"], v["size"], v["min_size"], v["leading"], v["align"],
+                                         v["valign"])
+        if style is None:
+            self.problem(element.where, f"text: unknown font role {v['font']!r}")
+            return
+        box = (v["x"] * MM, (top - v["y"]) * MM, v["w"] * MM, v["h"] * MM)
+        fitted = fit_text(v["text"], box, style, self.art.aspect)
+        for icon in fitted.unknown_icons:
+            self.problem(element.where, f"text: unknown icon :{icon}: (no icons/{icon}.svg or .png)", "icon")
+        if not fitted.fits:
+            excerpt = v["text"] if len(v["text"]) <= 40 else v["text"][:37] + "…"
+            self.problem(element.where, f"text does not fit in {v['w']:g}×{v['h']:g} mm even at "
+                                        f"{style.min_size:g} pt: {excerpt!r}", "text-overflow")
+        font = self.fonts.name("body")
+        icons = tuple(Art(self.art.icon(i.name)[0], font, i.x, i.y, i.width, i.height)
+                      for i in fitted.icons if self.art.icon(i.name) is not None)
+        if fitted.runs or icons:
+            out.append(Text(v["color"], fitted.runs, icons, fitted.line_step))
+
+    def _icon(self, element: Element, v: dict, top: float, out: list) -> None:
+        found = self.art.icon(v["name"])
+        if found is None:
+            self.problem(element.where, f"icon: unknown icon {v['name']!r} (no icons/{v['name']}.svg or .png "
+                                        "in the game's or the common templates)", "icon")
+            return
+        rel, aspect = found
+        height = v["size"] * MM
+        out.append(Art(rel, self.fonts.name("body"), v["x"] * MM, (top - v["y"]) * MM - height,
+                       aspect * height, height))
+
+    def _image(self, element: Element, v: dict, top: float, out: list) -> None:
+        box = (v["x"] * MM, (top - v["y"] - v["h"]) * MM, v["w"] * MM, v["h"] * MM)
+        if not v["src"]:
+            self.problem(element.where, "image: src is empty", "art", Severity.WARNING)
+            out.append(placeholder(box, "no image", self.fonts.name("body")))
+            return
+        from_data = isinstance(element.props["src"], Dynamic) and self.data_dir is not None
+        bases = (self.data_dir, self.renderer.game_dir) if from_data else (self.renderer.game_dir,)
+        found = self.art.locate(v["src"], bases)
+        font = self.fonts.name("body")
+        if found.status == "outside":
+            self.problem(element.where, f"image: {v['src']!r} is not a file path inside the project; refused",
+                         "path")
+            out.append(placeholder(box, f"refused: {Path(found.rel).name}", font))
+        elif found.status == "missing":
+            self.missing_art.append(found.rel)
+            out.append(placeholder(box, Path(found.rel).name, font))
+        else:
+            try:
+                natural = self.art.natural_size(found.rel)
+            except ArtError as exc:
+                self.problem(element.where, f"image: {exc}", "art")
+                out.append(placeholder(box, Path(found.rel).name, font))
+                return
+            x, y, width, height, clip = fit_box(natural, box, v["fit"])
+            out.append(Art(found.rel, font, x, y, width, height, clip))
+
+    def _cells(self, element: Element, v: dict, top: float, out: list) -> None:
+        rows = [row.strip() for row in v["pattern"].split("/")]
+        columns = max((len(row) for row in rows), default=0)
+        if not columns:
+            return
+        cell = min(v["w"] / columns, v["h"] / len(rows))
+        left = v["x"] + (v["w"] - cell * columns) / 2
+        upper = v["y"] + (v["h"] - cell * len(rows)) / 2
+        for r, row in enumerate(rows):
+            for c in range(columns):
+                fill = v["fill"] if c < len(row) and row[c] == "#" else v["empty"]
+                if fill is not None or v["stroke"] is not None:
+                    out.append(Rect((left + c * cell) * MM, (top - upper - (r + 1) * cell) * MM, cell * MM,
+                                    cell * MM, 0.0, fill, v["stroke"], v["stroke_width"], None))
+
+
+# --- drawing --------------------------------------------------------------------------------------------
+# Shapes are written as PDF operators through canvas.addLiteral: reportlab's own path calls format every
+# number in pure Python (fp_str), which costs more than everything else on a 2,000-card deck.
+
+KAPPA = 0.5522847498     # a quarter circle as one cubic Bézier: control points at KAPPA x radius
+
+
+def _pen(pen: dict, fill, stroke, width: float, dash) -> tuple[list[str], str | None]:
+    """Operators for what changed since the last primitive (a face is one q…Q, so this is safe), and the
+    painting operator: f (fill), S (stroke), B (both) or None (nothing to paint)."""
+    ops = []
+    if fill is not None and pen.get("fill") != fill:
+        ops.append(pdf_numbers(*fill) + " rg")
+        pen["fill"] = fill
+    stroke = stroke if width > 0 else None
+    if stroke is not None:
+        if pen.get("stroke") != stroke:
+            ops.append(pdf_numbers(*stroke) + " RG")
+            pen["stroke"] = stroke
+        if pen.get("width") != width:
+            ops.append(pdf_numbers(width) + " w")
+            pen["width"] = width
+        if pen.get("dash", ()) != dash:
+            ops.append(f"[{pdf_numbers(*dash) if dash else ''}] 0 d")
+            pen["dash"] = dash
+    paint = ("B" if stroke is not None else "f") if fill is not None else ("S" if stroke is not None else None)
+    return ops, paint
+
+
+def _paint(canvas, pen: dict, fill, stroke, width: float, dash, path: str) -> None:
+    ops, paint = _pen(pen, fill, stroke, width, dash)
+    if paint is not None:
+        ops.append(path)
+        ops.append(paint)
+        canvas.addLiteral("\n".join(ops))
+
+
+def _rounded_path(x: float, y: float, w: float, h: float, r: float) -> str:
+    r = min(r, w / 2, h / 2)
+    k = r * (1 - KAPPA)
+    right, top = x + w, y + h
+    return (f"{pdf_numbers(x + r, y)} m {pdf_numbers(right - r, y)} l "
+            f"{pdf_numbers(right - k, y, right, y + k, right, y + r)} c {pdf_numbers(right, top - r)} l "
+            f"{pdf_numbers(right, top - k, right - k, top, right - r, top)} c {pdf_numbers(x + r, top)} l "
+            f"{pdf_numbers(x + k, top, x, top - k, x, top - r)} c {pdf_numbers(x, y + r)} l "
+            f"{pdf_numbers(x, y + k, x + k, y, x + r, y)} c h")
+
+
+def _draw_rect(canvas, p: Rect, root: Path, pen: dict) -> None:
+    path = (_rounded_path(p.x, p.y, p.width, p.height, p.radius) if p.radius > 0
+            else pdf_numbers(p.x, p.y, p.width, p.height) + " re")
+    _paint(canvas, pen, p.fill, p.stroke, p.stroke_width, p.dash, path)
+
+
+def _draw_circle(canvas, p: Circle, root: Path, pen: dict) -> None:
+    x, y, r, k = p.cx, p.cy, p.r, p.r * KAPPA
+    path = (f"{pdf_numbers(x + r, y)} m {pdf_numbers(x + r, y + k, x + k, y + r, x, y + r)} c "
+            f"{pdf_numbers(x - k, y + r, x - r, y + k, x - r, y)} c "
+            f"{pdf_numbers(x - r, y - k, x - k, y - r, x, y - r)} c "
+            f"{pdf_numbers(x + k, y - r, x + r, y - k, x + r, y)} c h")
+    _paint(canvas, pen, p.fill, p.stroke, p.stroke_width, None, path)
+
+
+def _draw_polygon(canvas, p: Polygon, root: Path, pen: dict) -> None:
+    path = " ".join([pdf_numbers(*p.points[0]) + " m", *(pdf_numbers(*point) + " l" for point in p.points[1:]),
+                     "h"])
+    _paint(canvas, pen, p.fill, p.stroke, p.stroke_width, None, path)
+
+
+def _draw_line(canvas, p: Line, root: Path, pen: dict) -> None:
+    path = f"{pdf_numbers(p.x1, p.y1)} m {pdf_numbers(p.x2, p.y2)} l"
+    _paint(canvas, pen, None, p.stroke, p.stroke_width, p.dash, path)
+
+
+def _draw_text(canvas, p: Text, root: Path, pen: dict) -> None:
+    if draw_text(canvas, p.colour, p.runs, p.line_step, pen.get("fill") != p.colour):
+        pen["fill"] = p.colour          # the colour set inside BT…ET stays after ET
+    for icon in p.icons:
+        draw_art(canvas, root, icon)
+
+
+def _draw_group(canvas, p: Group, root: Path, pen: dict) -> None:
+    cos, sin = math.cos(math.radians(p.angle)), math.sin(math.radians(p.angle))
+    canvas.saveState()
+    canvas.addLiteral(pdf_numbers(cos, sin, -sin, cos, p.x, p.y) + " cm")
+    _draw_all(canvas, p.children, root, dict(pen))
+    canvas.restoreState()
+
+
+def _draw_art(canvas, p: Art, root: Path, pen: dict) -> None:
+    draw_art(canvas, root, p)
+
+
+def _draw_placeholder(canvas, p: Placeholder, root: Path, pen: dict) -> None:
+    draw_placeholder(canvas, p)       # inside its own q…Q: the pen is unchanged afterwards
+
+
+_DRAW = {Rect: _draw_rect, Circle: _draw_circle, Polygon: _draw_polygon, Line: _draw_line, Text: _draw_text,
+         Group: _draw_group, Art: _draw_art, Placeholder: _draw_placeholder}
+
+
+def _draw_all(canvas, primitives: tuple, root: Path, pen: dict) -> None:
+    for primitive in primitives:
+        _DRAW[type(primitive)](canvas, primitive, root, pen)

@@ -1,0 +1,158 @@
+"""What a card sheet carries besides the cards: crop marks, the header, the calibration bar, the fold line.
+
+Positions come from a SheetPlan (millimetres); drawing is in points. Header and footer are drawn in a
+band's own coordinates (u along the band, v across it), so a band turned into a side margin needs no
+second layout.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pipeline.render.fonts import FontSet
+from pipeline.render.sheetplan import FOOTER_SPACING, LINE, MARGIN, Band, SheetPlan
+from pipeline.units import MM
+
+TEXT_SIZE = 7.0
+MIN_TEXT_SIZE = 6.0                # the smallest printed text the design allows
+MARK_WIDTH = 0.3                   # points: thin enough to cut through, thick enough to see
+BAR_MM = 50.0
+BAR_LABEL_GAP_MM = 2.0
+CALIBRATION_LABEL = "50 mm — imprimer à 100 % (taille réelle)"
+FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",)}
+FOLD_LABEL = "plier ici"
+
+
+def footer_items(fonts: FontSet, mode: str) -> tuple[float, ...]:
+    """Length in mm of each footer item (calibration bar with its label, then the notes)."""
+    font = fonts.name("body")
+    bar = BAR_MM + BAR_LABEL_GAP_MM + stringWidth(CALIBRATION_LABEL, font, TEXT_SIZE) / MM
+    return (bar, *(stringWidth(note, font, TEXT_SIZE) / MM for note in FOOTER_NOTES.get(mode, ())))
+
+
+def draw_marks(canvas, segments) -> None:
+    if not segments:
+        return
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setLineCap(0)  # butt ends: a mark stops exactly where it is measured to stop
+    canvas.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in segments])
+    canvas.restoreState()
+
+
+@contextmanager
+def _band_space(canvas, band: Band):
+    """Local coordinates of a band, in points: u from 0 to its length, v from 0 to its thickness.
+    Side bands are turned 90° counter-clockwise, so their text reads bottom to top."""
+    canvas.saveState()
+    if band.vertical:
+        canvas.translate(band.rect.x1 * MM, band.rect.y0 * MM)
+        canvas.rotate(90)
+    else:
+        canvas.translate(band.rect.x0 * MM, band.rect.y0 * MM)
+    try:
+        yield band.length * MM, band.thickness * MM
+    finally:
+        canvas.restoreState()
+
+
+def _baseline(fonts: FontSet, size: float, line_bottom: float) -> float:
+    """The baseline that centres the glyphs' full height (ascent + descent) on a LINE-high slice."""
+    ascent, descent = fonts.ascent("body") * size, fonts.descent("body") * size
+    return line_bottom + (LINE * MM - ascent - descent) / 2 + descent
+
+
+def _fit_text(text: str, font: str, room: float) -> tuple[str, float]:
+    """Shrink down to the minimum size, then cut with an ellipsis: a header never leaves its band."""
+    size = TEXT_SIZE
+    while stringWidth(text, font, size) > room and size > MIN_TEXT_SIZE:
+        size = max(MIN_TEXT_SIZE, size - 0.25)
+    while stringWidth(text, font, size) > room and len(text) > 1:
+        text = text[:-2] + "…"
+    return text, size
+
+
+def draw_header(canvas, fonts: FontSet, band: Band, text: str) -> None:
+    font = fonts.name("body")
+    with _band_space(canvas, band) as (length, thickness):
+        text, size = _fit_text(text, font, length)
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setFont(font, size)
+        canvas.drawCentredString(length / 2, _baseline(fonts, size, thickness - LINE * MM), text)
+
+
+def draw_footer(canvas, fonts: FontSet, band: Band, lines: int, notes: tuple[str, ...]) -> None:
+    """The calibration bar and its label, then the notes: side by side on one line, or one per line."""
+    font = fonts.name("body")
+    widths = [w * MM for w in footer_items(fonts, "")] + [stringWidth(n, font, TEXT_SIZE) for n in notes]
+    items = [None, *notes]  # None stands for the calibration bar
+    with _band_space(canvas, band) as (length, thickness):
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setStrokeColorRGB(0, 0, 0)
+        canvas.setFont(font, TEXT_SIZE)
+        if lines == 1:
+            total = sum(widths) + FOOTER_SPACING * MM * (len(widths) - 1)
+            u = (length - total) / 2
+            for item, width in zip(items, widths):
+                _footer_item(canvas, fonts, item, u, thickness - LINE * MM)
+                u += width + FOOTER_SPACING * MM
+        else:
+            for index, (item, width) in enumerate(zip(items, widths)):
+                _footer_item(canvas, fonts, item, (length - width) / 2, thickness - (index + 1) * LINE * MM)
+
+
+def _footer_item(canvas, fonts: FontSet, item: str | None, u: float, line_bottom: float) -> None:
+    baseline = _baseline(fonts, TEXT_SIZE, line_bottom)
+    if item is not None:
+        canvas.drawString(u, baseline, item)
+        return
+    _calibration_bar(canvas, u, line_bottom + LINE * MM / 2)
+    canvas.drawString(u + (BAR_MM + BAR_LABEL_GAP_MM) * MM, baseline, CALIBRATION_LABEL)
+
+
+def _calibration_bar(canvas, u: float, v: float) -> None:
+    """A 50.0 mm bar between the centres of its end ticks, with a small tick every 10 mm, drawn as one
+    open path so that no part of it reads as a crop mark to a preflight."""
+    end, small = 1.0 * MM, 0.6 * MM
+    path = canvas.beginPath()
+    path.moveTo(u, v - end)
+    path.lineTo(u, v + end)
+    path.lineTo(u, v)
+    for step in range(1, 5):
+        x = u + step * 10 * MM
+        path.lineTo(x, v)
+        path.lineTo(x, v + small)
+        path.lineTo(x, v)
+    x = u + BAR_MM * MM
+    path.lineTo(x, v)
+    path.lineTo(x, v + end)
+    path.lineTo(x, v - end)
+    canvas.saveState()
+    canvas.setLineWidth(0.5)
+    canvas.setLineCap(0)
+    canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def draw_fold_line(canvas, fonts: FontSet, plan: SheetPlan) -> None:
+    """A dashed line across the sheet between the two halves, broken for its label. The label sits over
+    the middle of the first column, where no cut line (and so no mark) runs."""
+    font = fonts.name("body")
+    y = plan.fold_y * MM
+    label_w = stringWidth(FOLD_LABEL, font, TEXT_SIZE)
+    centre = plan.cell(0, 0).centre[0] * MM
+    left, right = MARGIN * MM, (plan.paper[0] - MARGIN) * MM
+    pad = 1.5 * MM
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0.45, 0.45, 0.45)  # grey: a fold, not a cut
+    canvas.setLineWidth(0.4)
+    canvas.setDash([2 * MM, 1.5 * MM])
+    canvas.line(left, y, centre - label_w / 2 - pad, y)
+    canvas.line(centre + label_w / 2 + pad, y, right, y)
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(font, TEXT_SIZE)
+    canvas.drawCentredString(centre, _baseline(fonts, TEXT_SIZE, y - LINE * MM / 2), FOLD_LABEL)
+    canvas.restoreState()

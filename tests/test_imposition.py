@@ -1,0 +1,408 @@
+"""Imposition: geometry is read back from the written PDFs (pdfplumber, pikepdf), never from the plan."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from pipeline.errors import PipelineError
+from pipeline.render.fonts import default_fonts
+from pipeline.render.imposition import SheetOptions, write_png, write_pnp, write_print
+from pipeline.render.sheetplan import MARGIN, choose_plan, crop_marks
+from pipeline.units import MM, PAPERS_MM, mm
+
+PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
+POKER = (63.5, 88.9)
+TOL = 0.1  # mm
+
+
+@dataclass(frozen=True)
+class FakeFace:
+    """The face renderer's shape: a coloured bleed rectangle, a border inside the safe zone, a label."""
+
+    key: str
+    colour: tuple
+    label: str
+    width: float = mm(POKER[0])
+    height: float = mm(POKER[1])
+    bleed: float = mm(3)
+
+    def draw(self, canvas):
+        b, w, h = self.bleed, self.width, self.height
+        canvas.setFillColorRGB(*self.colour)
+        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        canvas.setStrokeColorRGB(1, 1, 1)
+        canvas.setLineWidth(1)
+        canvas.rect(mm(3), mm(3), w - mm(6), h - mm(6), stroke=1, fill=0)
+        canvas.setFillColorRGB(1, 1, 1)
+        canvas.setFont(default_fonts().name("bold"), 12)
+        canvas.drawString(mm(5), h - mm(10), self.label)
+
+
+def front(i: int, **size) -> FakeFace:
+    return FakeFace(f"front-{i}", (round(i / 40, 4), 0.5, 0.5), f"F{i}", **size)
+
+
+def back(i: int, designs: int = 3, **size) -> FakeFace:
+    """Several back designs in one deck; the colour identifies the design."""
+    d = i % designs
+    return FakeFace(f"back-{d}", (0.9, round(d / designs, 4), 0.1), f"B{d}", **size)
+
+
+def deck(n: int, designs: int = 3, **size):
+    return [front(i, **size) for i in range(n)], [back(i, designs, **size) for i in range(n)]
+
+
+def write(tmp_path, name, fronts, backs, **options) -> tuple[Path, dict]:
+    path = tmp_path / f"{name}.pdf"
+    opts = SheetOptions(game_title="NBA", component_title="Joueurs", **options)
+    return path, write_pnp(path, fronts, backs, opts)
+
+
+# ----------------------------------------------------------------------------- reading geometry back
+@dataclass(frozen=True)
+class Card:
+    centre: tuple[float, float]   # mm from the page's bottom-left
+    size: tuple[float, float]     # trim on the page, mm
+    colour: tuple
+
+    @property
+    def trim(self):
+        (cx, cy), (w, h) = self.centre, self.size
+        return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def cards_on(page, card=POKER, bleed=3.0) -> list[Card]:
+    """Each fake face's bleed rectangle (unclipped geometry) marks its card: centre and orientation."""
+    found = []
+    for r in page.rects:
+        if not r["fill"]:
+            continue
+        w, h = (r["x1"] - r["x0"]) / MM, (r["y1"] - r["y0"]) / MM
+        for tw, th in (card, card[::-1]):
+            if abs(w - tw - 2 * bleed) < TOL and abs(h - th - 2 * bleed) < TOL:
+                centre = ((r["x0"] + r["x1"]) / 2 / MM, (r["y0"] + r["y1"]) / 2 / MM)
+                found.append(Card(centre, (tw, th), tuple(r["non_stroking_color"])))
+    return sorted(found, key=lambda c: (-round(c.centre[1], 1), c.centre[0]))
+
+
+def marks_on(page) -> list[tuple[float, float, float, float]]:
+    return [(ln["x0"] / MM, ln["y0"] / MM, ln["x1"] / MM, ln["y1"] / MM) for ln in page.lines
+            if abs(ln["linewidth"] - 0.3) < 0.01]
+
+
+def is_label(char) -> bool:
+    """A fake face's label (bold), not the sheet's header or footer (regular)."""
+    return "Bold" in char["fontname"]
+
+
+def near(a, b, tol=TOL) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def mirror_x(point, page_width):
+    return (page_width - point[0], point[1])
+
+
+# ----------------------------------------------------------------------------- the grids
+def test_poker_on_a4_is_8_rotated_2x4(tmp_path):
+    path, info = write(tmp_path, "a4", *deck(8), paper="a4")
+    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (8, (2, 4), True)
+    assert info["bleed_mode"] == "shared-cut" and info["pages"] == 2
+    with pdfplumber.open(path) as pdf:
+        cards = cards_on(pdf.pages[0])
+    assert len(cards) == 8 and all(c.size == (88.9, 63.5) for c in cards)
+    assert len({round(c.centre[0], 1) for c in cards}) == 2 and len({round(c.centre[1], 1) for c in cards}) == 4
+
+
+def test_poker_on_letter_is_6_because_8_needs_260_mm(tmp_path):
+    """Letter is 259.4 mm high inside its margins; 4 rotated rows take 254 mm plus 2 × 3 mm of marks."""
+    path, info = write(tmp_path, "letter", *deck(6), paper="letter")
+    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (6, (2, 3), True)
+    assert info["bleed_mode"] == "bleed"  # a tie with shared cuts goes to bleed gutters
+    with pdfplumber.open(path) as pdf:
+        cards = cards_on(pdf.pages[0])
+    assert len(cards) == 6
+    xs = sorted({round(c.trim[0], 2) for c in cards} | {round(c.trim[2], 2) for c in cards})
+    assert xs[2] - xs[1] == pytest.approx(6.0, abs=0.01)  # the gutter is twice the bleed
+
+
+@pytest.mark.parametrize("paper,card", [("a4", POKER), ("letter", POKER), ("a4", (85.0, 130.0))])
+def test_nothing_within_10_mm_of_the_edge(tmp_path, paper, card):
+    size = {"width": mm(card[0]), "height": mm(card[1])}
+    path, _ = write(tmp_path, paper, *deck(11, **size), paper=paper, back_offset_mm=(1.5, -1.0))
+    pw, ph = PAPERS_MM[paper]
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            assert (page.width / MM, page.height / MM) == pytest.approx((pw, ph), abs=0.01)
+            assert cards_on(page, card)
+            for placed in cards_on(page, card):
+                x0, y0, x1, y1 = placed.trim
+                assert min(x0, y0, pw - x1, ph - y1) >= MARGIN
+            for obj in page.chars + page.lines + page.rects + page.curves:
+                x0, x1 = obj["x0"] / MM, obj["x1"] / MM
+                y0, y1 = obj["y0"] / MM, obj["y1"] / MM
+                assert min(x0, y0, pw - x1, ph - y1) >= MARGIN - 0.01, obj.get("text", obj["object_type"])
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_extend_cut_lines_and_never_enter_a_card(tmp_path, paper):
+    path, _ = write(tmp_path, paper, *deck(8), paper=paper)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        cards, marks = cards_on(page), marks_on(page)
+    trims = [c.trim for c in cards]
+    xs = {round(v, 2) for t in trims for v in (t[0], t[2])}
+    ys = {round(v, 2) for t in trims for v in (t[1], t[3])}
+    left, bottom = min(t[0] for t in trims), min(t[1] for t in trims)
+    right, top = max(t[2] for t in trims), max(t[3] for t in trims)
+    assert marks
+    for x0, y0, x1, y1 in marks:
+        assert x0 == pytest.approx(x1, abs=1e-6) or y0 == pytest.approx(y1, abs=1e-6)
+        on_cut = round(x0, 2) in xs if x0 == pytest.approx(x1, abs=1e-6) else round(y0, 2) in ys
+        assert on_cut, (x0, y0, x1, y1)
+        for tx0, ty0, tx1, ty1 in trims:  # not even touching: 1 mm of air to every trim
+            assert x1 < tx0 - 0.9 or x0 > tx1 + 0.9 or y1 < ty0 - 0.9 or y0 > ty1 + 0.9
+    vertical = [m for m in marks if m[0] == pytest.approx(m[2])]
+    horizontal = [m for m in marks if m[1] == pytest.approx(m[3])]
+    for x in xs:  # every cut line has a mark at both of its ends, outside the block
+        assert any(round(m[0], 2) == x and m[1] > top for m in vertical)
+        assert any(round(m[0], 2) == x and m[3] < bottom for m in vertical)
+    for y in ys:
+        assert any(round(m[1], 2) == y and m[2] < left for m in horizontal)
+        assert any(round(m[1], 2) == y and m[0] > right for m in horizontal)
+
+
+# ----------------------------------------------------------------------------- duplex
+def _front_back_pairs(path, page_front, page_back):
+    with pdfplumber.open(path) as pdf:
+        fronts, backs = cards_on(pdf.pages[page_front]), cards_on(pdf.pages[page_back])
+        width = pdf.pages[page_front].width / MM
+        front_chars = [c for c in pdf.pages[page_front].chars if c["text"] == "F" and is_label(c)]
+        back_chars = [c for c in pdf.pages[page_back].chars if c["text"] == "B" and is_label(c)]
+    return fronts, backs, width, front_chars, back_chars
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -1.0)])
+def test_duplex_backs_mirror_fronts_about_the_vertical_centre(tmp_path, paper, offset):
+    fronts, backs = deck(8)
+    path, _ = write(tmp_path, "duplex", fronts, backs, paper=paper, back_offset_mm=offset)
+    page_fronts, page_backs, width, front_chars, back_chars = _front_back_pairs(path, 0, 1)
+    assert len(page_backs) == len(page_fronts)
+    by_colour = {f.colour: i for i, f in enumerate(fronts)}
+    for card in page_fronts:
+        i = by_colour[card.colour]
+        mx, my = mirror_x(card.centre, width)
+        target = (mx + offset[0], my + offset[1])
+        behind = [b for b in page_backs if near(b.centre, target)]
+        assert len(behind) == 1, f"no back behind front {i}"
+        assert behind[0].colour == backs[i].colour  # backs[i] is the back of fronts[i]
+        assert behind[0].size == card.size
+    # rotated fronts turn +90°, their backs -90°: upright relative to each other after the flip
+    assert front_chars and all(c["matrix"][1] > 0 for c in front_chars)
+    assert back_chars and all(c["matrix"][1] < 0 for c in back_chars)
+
+
+def test_short_last_sheet_has_backs_only_behind_its_cards(tmp_path):
+    path, info = write(tmp_path, "short", *deck(11), paper="a4")
+    assert info["pages"] == 4
+    full, _, _, _, _ = _front_back_pairs(path, 0, 1)
+    fronts, backs, width, _, _ = _front_back_pairs(path, 2, 3)
+    assert len(fronts) == 3 and len(backs) == 3
+    for card, cell in zip(fronts, full[:3]):  # the first cells of the grid, in reading order
+        assert near(card.centre, cell.centre)
+    for card in fronts:
+        assert sum(near(b.centre, mirror_x(card.centre, width)) for b in backs) == 1
+
+
+def test_header_and_calibration_bar(tmp_path):
+    path, _ = write(tmp_path, "text", *deck(9), paper="a4", ink_saver=True)
+    with pdfplumber.open(path) as pdf:
+        first, last = pdf.pages[0], pdf.pages[3]
+        text = first.extract_text()
+        assert "NBA · Joueurs · version économie d'encre · page 1/4 (recto)" in text
+        assert "page 4/4 (verso)" in last.extract_text()
+        assert "50 mm — imprimer à 100 % (taille réelle)" in text
+        assert "recto verso : retourner sur le bord long" in text
+        bars = [c for c in first.curves if abs(c["linewidth"] - 0.5) < 0.01]
+        assert len(bars) == 1 and (bars[0]["x1"] - bars[0]["x0"]) / MM == pytest.approx(50.0, abs=0.01)
+        assert min(ch["size"] for ch in first.chars) >= 6.0
+
+
+def test_header_and_footer_move_to_the_sides_when_only_side_room_is_left(tmp_path):
+    """85×130 mm on A4: 2×2 cards leave 1 mm too little height for the bands, but room at the sides."""
+    path, info = write(tmp_path, "sides", *deck(4, width=mm(85), height=mm(130)), paper="a4")
+    assert info["side_bands"] and info["cards_per_page"] == 4
+    with pdfplumber.open(path) as pdf:
+        text = [c for c in pdf.pages[0].chars if not is_label(c)]
+        assert text and all(c["matrix"][:4] == pytest.approx((0, 1, -1, 0)) for c in text)
+    assert pdfcheck(path, "--expect-card", "85x130", "--paper", "a4").returncode == 0
+
+
+# ----------------------------------------------------------------------------- fold-over
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_foldover_register_about_the_fold_line(tmp_path, paper):
+    fronts, backs = deck(4)
+    path, info = write(tmp_path, "fold", fronts, backs, paper=paper, backs_mode="foldover")
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        cards = cards_on(page)
+        folds = [ln for ln in page.lines if abs(ln["linewidth"] - 0.4) < 0.01]
+        assert "plier ici" in page.extract_text()
+        labels = {c["text"]: c["matrix"] for c in page.chars if c["text"] in "FB" and is_label(c)}
+    fold_y = folds[0]["y0"] / MM
+    assert all(abs(ln["y0"] / MM - fold_y) < 1e-6 for ln in folds)
+    by_colour = {f.colour: i for i, f in enumerate(fronts)}
+    page_fronts = [c for c in cards if c.colour in by_colour]
+    assert len(page_fronts) == info["cards_per_page"] == len(cards) - len(page_fronts)
+    for card in page_fronts:
+        assert card.trim[1] > fold_y
+        target = (card.centre[0], 2 * fold_y - card.centre[1])
+        behind = [c for c in cards if near(c.centre, target)]
+        assert len(behind) == 1 and behind[0].colour == backs[by_colour[card.colour]].colour
+    # the back's turn is the front's reflected about the fold (180° - θ: 180° upright, 90° when turned),
+    # so a label's baseline direction (a, b) becomes (-a, b)
+    fa, fb = labels["F"][:2]
+    ba, bb = labels["B"][:2]
+    assert (ba, bb) == pytest.approx((-fa, fb), abs=1e-6)
+
+
+# ----------------------------------------------------------------------------- files
+def test_repeated_face_is_one_form_xobject(tmp_path):
+    fronts = [FakeFace("same-front", (0.2, 0.4, 0.6), "F")] * 20
+    backs = [FakeFace("same-back", (0.9, 0.1, 0.1), "B")] * 20
+    path, info = write(tmp_path, "forms", fronts, backs, paper="a4")
+    assert info["forms"] == 2 and info["pages"] == 6
+    with pikepdf.open(path) as pdf:
+        forms = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form"]
+        assert len(forms) == 2
+        for page in pdf.pages:
+            assert len(page.Resources.XObject.keys()) == 1
+
+
+def test_two_writes_are_byte_identical(tmp_path):
+    fronts, backs = deck(11)
+    outputs = []
+    for _ in range(2):
+        buffer = io.BytesIO()
+        write_pnp(buffer, fronts, backs, SheetOptions(paper="letter", game_title="NBA"))
+        outputs.append(buffer.getvalue())
+    assert outputs[0] == outputs[1]
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    write_print(a, fronts, "NBA")
+    write_print(b, fronts, "NBA")
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_print_file_boxes(tmp_path):
+    fronts, backs = deck(3)
+    path = tmp_path / "print.pdf"
+    info = write_print(path, fronts + backs[:1], "NBA — Joueurs")
+    assert info["pages"] == 4
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            boxes = {name: [float(v) / MM for v in page.obj[name]] for name in ("/MediaBox", "/TrimBox", "/BleedBox")}
+            trim, bleed, media = boxes["/TrimBox"], boxes["/BleedBox"], boxes["/MediaBox"]
+            assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((63.5, 88.9), abs=0.01)
+            assert (bleed[2] - bleed[0], bleed[3] - bleed[1]) == pytest.approx((69.5, 94.9), abs=0.01)
+            assert media == pytest.approx(bleed, abs=0.01)
+            assert trim[:2] == pytest.approx([3.0, 3.0], abs=0.01)
+
+
+def test_png_export_size_and_dpi(tmp_path):
+    fronts, _ = deck(2)
+    source = tmp_path / "print.pdf"
+    write_print(source, fronts, "NBA")
+    files = write_png(source, tmp_path / "png", ["p1", "p2"])
+    assert [f.name for f in files] == ["p1.png", "p2.png"]
+    expected = (round((63.5 + 6) / 25.4 * 300), round((88.9 + 6) / 25.4 * 300))
+    first = files[0].read_bytes()
+    with Image.open(files[0]) as image:
+        assert image.size == expected
+        assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+    write_png(source, tmp_path / "png", ["p1", "p2"])
+    assert files[0].read_bytes() == first
+
+
+# ----------------------------------------------------------------------------- preflight
+def pdfcheck(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(not PDFCHECK.exists(), reason="shared pdfcheck tool not present")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pdfcheck_passes_on_duplex_sheets(tmp_path, paper):
+    path, _ = write(tmp_path, paper, *deck(11), paper=paper)
+    result = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", paper)
+    assert result.returncode == 0, result.stdout
+    assert "backs mirror fronts" in result.stdout
+
+
+@pytest.mark.skipif(not PDFCHECK.exists(), reason="shared pdfcheck tool not present")
+def test_pdfcheck_passes_on_foldover_and_print(tmp_path):
+    path, _ = write(tmp_path, "fold", *deck(5), paper="a4", backs_mode="foldover")
+    result = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", "a4", "--duplex", "off")
+    assert result.returncode == 0, result.stdout
+    fronts, backs = deck(3)
+    write_print(tmp_path / "print.pdf", fronts + backs[:1], "NBA")
+    result = pdfcheck(tmp_path / "print.pdf", "--bleed", "3", "--expect-card", "63.5x88.9", "--duplex", "off")
+    assert result.returncode == 0, result.stdout
+
+
+# ----------------------------------------------------------------------------- refusals
+def test_refusals(tmp_path):
+    fronts, backs = deck(3)
+    with pytest.raises(ValueError):
+        SheetOptions(paper="a3")
+    with pytest.raises(ValueError):
+        SheetOptions(backs_mode="sideways")
+    with pytest.raises(PipelineError, match="3 fronts but 2 backs"):
+        write_pnp(tmp_path / "x.pdf", fronts, backs[:2], SheetOptions())
+    with pytest.raises(PipelineError, match="no cards"):
+        write_pnp(tmp_path / "x.pdf", [], None, SheetOptions())
+    with pytest.raises(PipelineError, match="does not fit"):
+        write_pnp(tmp_path / "x.pdf", [front(0, width=mm(200), height=mm(300))], None, SheetOptions())
+    assert not (tmp_path / "x.pdf").exists()
+
+
+# ----------------------------------------------------------------------------- the plan, for any card
+@settings(max_examples=150, deadline=None)
+@given(w=st.floats(20, 200), h=st.floats(20, 280), bleed=st.sampled_from([0.0, 2.0, 3.0]),
+       paper=st.sampled_from(sorted(PAPERS_MM)), fold=st.booleans())
+def test_any_plan_keeps_cards_marks_and_bands_apart_and_inside_the_margins(w, h, bleed, paper, fold):
+    plan = choose_plan(PAPERS_MM[paper], (w, h), bleed, foldover=fold, footer_items=(100.0, 50.0))
+    if plan is None:
+        return
+    pw, ph = PAPERS_MM[paper]
+    slots = [plan.front_slot(i) for i in range(plan.per_page)]
+    blocks = [[s.rect for s in slots]]
+    if fold:
+        blocks.append([plan.fold_back_slot(i).rect for i in range(plan.per_page)])
+    rects = [r for block in blocks for r in block]
+    bands = [plan.header_band().rect, plan.footer_band().rect]
+    for r in rects + bands:
+        assert r.x0 >= MARGIN - 1e-6 and r.y0 >= MARGIN - 1e-6
+        assert r.x1 <= pw - MARGIN + 1e-6 and r.y1 <= ph - MARGIN + 1e-6
+    for r in rects:
+        for band in bands:
+            assert r.x1 <= band.x0 or r.x0 >= band.x1 or r.y1 <= band.y0 or r.y0 >= band.y1
+    for (x0, y0), (x1, y1) in crop_marks(plan, blocks):
+        assert min(x0, x1) >= MARGIN - 1e-6 and max(x0, x1) <= pw - MARGIN + 1e-6
+        assert min(y0, y1) >= MARGIN - 1e-6 and max(y0, y1) <= ph - MARGIN + 1e-6
+        for r in rects:
+            assert max(x0, x1) <= r.x0 - 0.99 or min(x0, x1) >= r.x1 + 0.99 or \
+                max(y0, y1) <= r.y0 - 0.99 or min(y0, y1) >= r.y1 + 0.99
+        for band in bands:
+            assert max(x0, x1) < band.x0 or min(x0, x1) > band.x1 or max(y0, y1) < band.y0 or min(y0, y1) > band.y1
