@@ -130,7 +130,7 @@ def _write_game(item: PreparedGame, config: BuildConfig, progress: Progress) -> 
                     progress.start(f"{item.game.id}: {deck.id} {paper}{suffix}", 1)
                     options = SheetOptions(paper=paper, backs_mode=config.backs if backs else "none",
                                            back_offset_mm=config.back_offset_mm, game_title=item.game.title,
-                                           component_title=deck.title, ink_saver=ink)
+                                           component_title=deck.title, ink_saver=ink, keep_bleed=deck.keep_bleed)
                     buffer = io.BytesIO()
                     info = write_pnp(buffer, fronts, backs, options)
                     path = out / f"pnp-{paper}" / f"{deck.id}{suffix}.pdf"

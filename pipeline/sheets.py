@@ -127,25 +127,35 @@ def _col_index(letter: str) -> int:
 
 
 def read_csv(path: Path, root: Path, sheet_name: str) -> RawSheet:
-    """One CSV file as one sheet (UTF-8, comma or semicolon separated, as spreadsheets export)."""
-    import pandas as pd
-
+    """One CSV file as one sheet (UTF-8, comma, semicolon or tab separated, as spreadsheets export).
+    Every value stays text until its column spec types it, so nothing is guessed."""
     shown = display_path(path, root)
     if not path.is_file():
         raise PipelineError(Problem(shown, "file not found", "file"))
     if path.stat().st_size > MAX_FILE_BYTES:
         raise PipelineError(Problem(shown, "CSV file is above the 20 MB limit", "file"))
-    text = path.read_bytes().decode("utf-8-sig", errors="strict")
-    dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=dialect.delimiter, dtype=str, keep_default_na=False)
-    except Exception as exc:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PipelineError(Problem(shown, f"CSV is not UTF-8 text (byte {exc.start}); export it as UTF-8",
+                                    "file")) from None
+    first_line = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first_line.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        table = list(reader)
+    except csv.Error as exc:
         raise PipelineError(Problem(shown, f"CSV cannot be read: {exc}", "file")) from None
-    header = [(column_letter(i), str(name).strip()) for i, name in enumerate(frame.columns, start=1)]
+    if not table:
+        raise PipelineError(Problem(shown, "CSV file is empty", "file"))
+    if len(table) > MAX_ROWS:
+        raise PipelineError(Problem(shown, f"CSV has more than {MAX_ROWS} rows", "file"))
+    header = [(column_letter(i), name.strip()) for i, name in enumerate(table[0], start=1) if name.strip()]
     rows = []
-    for offset, record in enumerate(frame.itertuples(index=False, name=None)):
-        cells = {name: value for (_, name), value in zip(header, record)}
-        if all(not str(v).strip() for v in cells.values()):
+    for number, record in enumerate(table[1:], start=2):
+        if not any(value.strip() for value in record):
             continue
-        rows.append((offset + 2, cells))
+        cells = {name: (record[_col_index(letter) - 1] if _col_index(letter) <= len(record) else None)
+                 for letter, name in header}
+        rows.append((number, cells))
     return RawSheet(shown, sheet_name, header, rows)

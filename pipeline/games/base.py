@@ -33,6 +33,7 @@ class CardDeck:
     fronts: tuple[FaceSpec, ...]
     backs: tuple[FaceSpec, ...] | None
     size_mm: tuple[float, float] = (63.5, 88.9)
+    keep_bleed: bool = False        # home sheets keep each face's bleed (gutters) rather than most cards
 
 
 @dataclass(frozen=True)

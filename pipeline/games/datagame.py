@@ -67,4 +67,4 @@ def _deck(entry: dict[str, Any], records: Records, sheets, data_dirs) -> CardDec
             backs.append(FaceSpec(entry["back"], {"card": card}, rec.ref, f"{ident}{suffix}-back", "back"))
     size = tuple(float(v) for v in entry.get("size", (63.5, 88.9)))
     return CardDeck(entry["id"], entry.get("title", entry["id"]), tuple(fronts),
-                    tuple(backs) if backs else None, size)
+                    tuple(backs) if backs else None, size, keep_bleed=entry.get("sheet_layout") == "bleed")

@@ -12,6 +12,8 @@ face beyond the input sequences.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import io
 import itertools
 from dataclasses import dataclass
@@ -48,6 +50,7 @@ class SheetOptions:
     game_title: str = ""
     component_title: str = ""
     ink_saver: bool = False                           # only changes the header's wording
+    keep_bleed: bool = False                          # every face keeps its bleed, even if fewer fit
 
     def __post_init__(self):
         if self.paper not in PAPERS_MM:
@@ -60,11 +63,16 @@ class FaceForms:
     """The form XObjects of one canvas, by face key. Names are given in order of first use, so the
     output does not depend on the keys' spelling (which may not be a valid PDF name anyway)."""
 
-    def __init__(self, canvas):
+    def __init__(self, canvas, faces: Sequence[Face] = ()):
         self.canvas = canvas
         self.names: dict[str, str] = {}
+        # A face placed once is drawn in place: a form per unique front would only add an object, a
+        # stream header and a Do to every card. Repeated faces (common backs) become forms.
+        self.uses = Counter(face.key for face in faces)
 
-    def ensure(self, face: Face) -> str:
+    def ensure(self, face: Face) -> str | None:
+        if self.uses and self.uses[face.key] <= 1:
+            return None
         name = self.names.get(face.key)
         if name is None:
             name = f"Face{len(self.names)}"
@@ -86,7 +94,11 @@ class FaceForms:
         path = c.beginPath()
         path.rect(-clip_bleed, -clip_bleed, face.width + 2 * clip_bleed, face.height + 2 * clip_bleed)
         c.clipPath(path, stroke=0, fill=0)
-        c.doForm(self.names[face.key])
+        name = self.names.get(face.key)
+        if name is None:
+            face.draw(c)
+        else:
+            c.doForm(name)
         c.restoreState()
 
 
@@ -101,7 +113,7 @@ def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, opti
     paper = PAPERS_MM[options.paper]
     reserve = tuple(abs(v) for v in options.back_offset_mm) if mode == "duplex" else (0.0, 0.0)
     plan = choose_plan(paper, card, bleed, foldover=mode == "foldover",
-                       footer_items=footer_items(fonts, mode), reserve=reserve)
+                       footer_items=footer_items(fonts, mode), reserve=reserve, keep_bleed=options.keep_bleed)
     if plan is None:
         raise PipelineError(Problem(where, f"a {card[0]:g}×{card[1]:g} mm card does not fit on "
                                     f"{options.paper} paper inside {MARGIN:g} mm margins", "imposition"))
@@ -111,7 +123,7 @@ def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, opti
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (paper[0] * MM, paper[1] * MM), fonts,
                         title=" · ".join(t for t in (options.game_title, options.component_title) if t))
-    forms = FaceForms(canvas)
+    forms = FaceForms(canvas, list(fronts) + list(backs or []) if mode != "none" else fronts)
     sheet_page = _SheetPage(canvas, forms, fonts, plan, options, mode, pages)
     for sheet in range(sheets):
         first = sheet * per_sheet
@@ -188,7 +200,7 @@ def write_print(target, faces: Sequence[Face], title: str) -> dict:
     buffer = io.BytesIO()
     first = faces[0]
     canvas = new_canvas(buffer, _bleed_size(first), fonts, title=title)
-    forms = FaceForms(canvas)
+    forms = FaceForms(canvas, faces)
     for face in faces:
         b = face.bleed
         width, height = _bleed_size(face)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
+
+# Streams are Flate-compressed; ASCII85 on top only makes them 25 % larger and costs a pure-Python pass
+# over every byte. PDF readers and print shops take binary streams.
+rl_config.useA85 = 0
 
 from pipeline.render.fonts import FontSet
 

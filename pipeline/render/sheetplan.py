@@ -225,12 +225,13 @@ def _try(paper, card, bleed, rotated, bleed_mode, mark_len, side_bands, foldover
 
 
 def choose_plan(paper: tuple[float, float], card: tuple[float, float], bleed: float, *, foldover: bool = False,
-                footer_items: tuple[float, ...] = (0.0,), reserve: tuple[float, float] = (0.0, 0.0)
-                ) -> SheetPlan | None:
-    """The plan with the most cards per page; None when the card does not fit the paper at all."""
+                footer_items: tuple[float, ...] = (0.0,), reserve: tuple[float, float] = (0.0, 0.0),
+                keep_bleed: bool = False) -> SheetPlan | None:
+    """The plan with the most cards per page; None when the card does not fit the paper at all.
+    keep_bleed: only layouts where every face keeps its bleed (gutters), even if fewer cards fit."""
     best, best_key = None, None
     # without bleed, "bleed gutters" would be shared cuts under another name
-    bleed_modes = (True, False) if bleed > 0 else (False,)
+    bleed_modes = ((True,) if keep_bleed else (True, False)) if bleed > 0 else (False,)
     for rotated, bleed_mode, mark_len, side_bands in itertools.product(
             (False, True), bleed_modes, MARK_LENGTHS, (False, True)):
         plan = _try(paper, card, bleed, rotated, bleed_mode, mark_len, side_bands, foldover,
