@@ -103,8 +103,7 @@ def _read_sheet(ws_formulas, ws_values, shown: str, report: Report) -> RawSheet:
             if name is not None and str(name).strip():
                 header.append((column_letter(index), str(name).strip()))
     raw = RawSheet(shown, ws_formulas.title, header, [])
-    positions = [(index, name) for index, (_, name) in
-                 ((int(_col_index(letter)), (letter, name)) for letter, name in header)]
+    positions = [(_col_index(letter), name) for letter, name in header]
     for row_number, (frow, vrow) in enumerate(zip(formulas[1:], values[1:]), start=2):
         if all(v is None or (isinstance(v, str) and not v.strip()) for v in frow):
             continue

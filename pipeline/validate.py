@@ -54,18 +54,18 @@ def load_records(game: GameModule, root: Path, report: Report) -> Records | None
         check_rows(spec, records[name], report)
     if report.errors:
         return None
-    _manifest(game, records, specs, shown, report)                       # stage 4
+    _manifest(game, records, specs, root, report)                       # stage 4
     if report.errors:
         return None
     game.rule_checks(records, report)                                    # stage 5
     return None if report.errors else records
 
 
-def _manifest(game: GameModule, records: Records, specs: dict[str, SheetSpec], shown: str, report: Report) -> None:
+def _manifest(game: GameModule, records: Records, specs: dict[str, SheetSpec], root: Path, report: Report) -> None:
     if game.inline_manifest:
         rows = list(game.inline_manifest)
-        refs = [SourceRef(display_path(game.template_dir / "game.yaml", game.template_dir.parents[1]),
-                          "manifest", i + 1) for i in range(len(rows))]
+        shown = display_path(game.template_dir / "game.yaml", root)
+        refs = [SourceRef(shown, "manifest", i + 1) for i in range(len(rows))]
         check_manifest(rows, refs, records, specs, report)
     elif game.manifest_sheet and game.manifest_sheet in records:
         manifest = records[game.manifest_sheet]

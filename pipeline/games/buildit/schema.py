@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from pipeline.errors import SourceRef
 from pipeline.schema import Column, SheetSpec
 
 REWARD_TYPES = ("gold", "points", "immunity")
@@ -122,9 +119,3 @@ RULE_PARAMETERS = (
     _p("max_actions_per_turn", "int", "Safety cap: actions in one turn.", min=10, max=10000),
     _p("max_rounds", "int", "Safety cap: rounds in variants without a calendar.", min=1, max=1000),
 )
-
-
-@dataclass(frozen=True)
-class Plan:
-    text: str
-    ref: SourceRef
