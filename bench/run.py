@@ -146,6 +146,10 @@ def table(rows: list[dict], runs: int) -> str:
         growth = rows[-1]["pipeline_mib"] / rows[0]["pipeline_mib"]
         lines.append(f"- memory flat as N grows (peak at N={rows[-1]['n']} ≤ {TARGET_FLAT}× peak at "
                      f"N={rows[0]['n']}): {'met' if growth <= TARGET_FLAT else 'NOT met'} ({growth:.2f}×)")
+        cards = (rows[-1]["n"] - rows[0]["n"]) / 1000
+        slope = {name: (rows[-1][f"{name}_mib"] - rows[0][f"{name}_mib"]) / cards for name in ("pipeline", "reference")}
+        lines.append(f"  growth per 1,000 cards: pipeline {slope['pipeline']:.1f} MiB, "
+                     f"reference {slope['reference']:.1f} MiB")
     bigger = [r["n"] for r in rows if r["pipeline_kib"] > r["reference_kib"]]
     lines.append(f"- pipeline PDF ≤ reference PDF: {'met' if not bigger else 'NOT met'}"
                  + (f" (bigger at N = {', '.join(map(str, bigger))})" if bigger else ""))
@@ -160,6 +164,10 @@ def main() -> None:
     if not PNP.exists():
         sys.exit(f"{PNP} not found: run `make` first")
     RESULTS.mkdir(parents=True, exist_ok=True)
+    # An installed package runs from .pyc files; an editable install (make) writes them on first import,
+    # unless PYTHONDONTWRITEBYTECODE is set (as on some CI machines). Compile once so every run measures
+    # the pipeline, not the byte-compiler.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pipeline")], check=True)
     rows = [measure(int(n), args.runs) for n in args.sizes.split(",")]
     text = table(rows, args.runs)
     (RESULTS / "latest.md").write_text(text, encoding="utf-8")

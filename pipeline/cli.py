@@ -3,13 +3,12 @@ code (0 clean, 1 problems, 2 usage). A user's mistake never prints a traceback."
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from functools import lru_cache
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
-from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
 
 from pipeline import PROJECT_ROOT
 from pipeline.config import BACKS, FORMATS, PAPERS, BuildConfig
@@ -17,12 +16,26 @@ from pipeline.errors import PipelineError, Report, Severity
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
                   help="Print-and-play pipeline: validate game workbooks and build print-ready PDFs.")
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+
+
+@lru_cache(maxsize=None)
+def _console(stderr: bool):
+    """rich consoles, made on first use: a quiet successful build never imports rich (~45 ms)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def err(*args, **kwargs) -> None:
+    _console(True).print(*args, **kwargs)
+
+
+def out(*args, **kwargs) -> None:
+    _console(False).print(*args, **kwargs)
 
 
 class _RichProgress:
-    def __init__(self, bar: RichProgress):
+    def __init__(self, bar):
         self.bar, self.task = bar, None
 
     def start(self, description: str, total: int) -> None:
@@ -34,13 +47,23 @@ class _RichProgress:
         self.bar.advance(self.task, steps)
 
 
-def _progress_bar() -> RichProgress:
-    return RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=err, transient=True, disable=not err.is_terminal)
+@contextlib.contextmanager
+def _progress():
+    """Progress bars on a terminal; nothing (and no rich import) when stderr is a file or a pipe."""
+    from pipeline.build import Progress
+
+    if not sys.stderr.isatty():
+        yield Progress()
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+
+    with RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=_console(True), transient=True) as bar:
+        yield _RichProgress(bar)
 
 
 def _usage(message: str) -> None:
-    err.print(f"[red]error:[/red] {message}")
+    err(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
 
 
@@ -74,13 +97,16 @@ def _offset(text: str) -> tuple[float, float]:
 
 
 def _print_problems(report: Report) -> None:
+    if not report.problems:
+        return
+    from rich.text import Text
+
     for problem in report.problems:
         colour = "red" if problem.severity is Severity.ERROR else "yellow"
         line = Text(problem.severity.value, style=colour)
         line.append(f" {problem}")          # plain text: a "[range]" tag must not be read as markup
-        err.print(line, highlight=False)
-    if report.problems:
-        err.print(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+        err(line, highlight=False)
+    err(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
 
 
 @app.command("list")
@@ -92,10 +118,10 @@ def list_games() -> None:
         try:
             game = load_game(name, PROJECT_ROOT)
         except PipelineError as exc:
-            out.print(f"{name}: [red]cannot load[/red] ({exc})")
+            out(f"{name}: [red]cannot load[/red] ({exc})")
             continue
         files = ", ".join(str(p.relative_to(PROJECT_ROOT)) for p in game.data_files)
-        out.print(f"[bold]{game.id}[/bold] — {game.title}\n  data: {files}\n  templates: "
+        out(f"[bold]{game.id}[/bold] — {game.title}\n  data: {files}\n  templates: "
                   f"{game.template_dir.relative_to(PROJECT_ROOT)}\n  sheets: {', '.join(s.name for s in game.sheets)}")
 
 
@@ -106,16 +132,16 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
     from pipeline import build as pipeline_build
 
     config = BuildConfig(root=PROJECT_ROOT, games=_games(games), strict=strict)
-    with _progress_bar() as bar:
-        report, prepared = pipeline_build.validate(config, _RichProgress(bar))
+    with _progress() as progress:
+        report, prepared = pipeline_build.validate(config, progress)
     _print_problems(report)
     for item in prepared:
         cards = sum(len(d.fronts) for d in item.decks)
-        out.print(f"[bold]{item.game.id}[/bold]: {cards} cards in {len(item.decks)} decks")
+        out(f"[bold]{item.game.id}[/bold]: {cards} cards in {len(item.decks)} decks")
         for line in item.summary:
-            out.print(f"  {line}")
+            out(f"  {line}")
     code = report.exit_code(strict)
-    out.print("validation passed" if code == 0 else "validation failed")
+    out("validation passed" if code == 0 else "validation failed")
     raise typer.Exit(code)
 
 
@@ -135,15 +161,15 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
     config = BuildConfig(root=PROJECT_ROOT, games=_games(games), papers=_choices(paper, PAPERS, "--paper"),
                          formats=_choices(format, FORMATS, "--format"), backs=backs,
                          back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict)
-    with _progress_bar() as bar:
-        report, built = pipeline_build.build(config, _RichProgress(bar))
+    with _progress() as progress:
+        report, built = pipeline_build.build(config, progress)
     _print_problems(report)
     code = report.exit_code(strict)
     if code:
-        out.print("build failed: nothing was written")
+        out("build failed: nothing was written")
     else:
         for game_id in built:
-            out.print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
+            print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
     raise typer.Exit(code)
 
 
@@ -151,9 +177,11 @@ def main() -> None:
     try:
         app()
     except PipelineError as exc:
+        from rich.text import Text
+
         for problem in exc.problems:
-            err.print(Text(f"error {problem}"))
+            err(Text(f"error {problem}"))
         sys.exit(1)
     except KeyboardInterrupt:
-        err.print("interrupted")
+        err("interrupted")
         sys.exit(130)

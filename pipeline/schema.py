@@ -55,12 +55,12 @@ class SheetSpec:
 
 @dataclass(frozen=True)
 class Record:
-    """A typed row: values by column name, and the SourceRef of each cell (and of the row)."""
+    """A typed row: values by column name, and where each cell is (its row's ref + the sheet's letters)."""
 
     sheet: str
     ref: SourceRef
     values: Mapping[str, Any]
-    refs: Mapping[str, SourceRef]
+    letters: Mapping[str, str | None]       # column name -> letter; one mapping shared by the sheet's rows
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
@@ -69,7 +69,11 @@ class Record:
         return self.values.get(key, default)
 
     def at(self, key: str) -> SourceRef:
-        return self.refs.get(key, self.ref)
+        """The cell of column `key` (the row when the sheet has no such column). Made on demand: a SourceRef
+        per cell would be the biggest thing a 2,000-card deck keeps in memory."""
+        if key not in self.letters:
+            return self.ref
+        return SourceRef(self.ref.file, self.ref.sheet, self.ref.row, self.letters[key], key)
 
 
 @dataclass
@@ -186,29 +190,30 @@ def check_structure(spec: SheetSpec, raw: RawSheet, report: Report) -> bool:
 
 def validate_sheet(spec: SheetSpec, raw: RawSheet, report: Report) -> list[Record]:
     """Stage 2: type, range, enumeration and required checks on every cell; returns typed records."""
-    letters = {name: letter for letter, name in raw.header}
+    found = {name: letter for letter, name in raw.header}
+    letters = MappingProxyType({col.name: found.get(col.name) for col in spec.columns})
     records = []
     for row_number, cells in raw.rows:
-        values, refs = {}, {}
+        values = {}
         row_ref = SourceRef(raw.file, raw.name, row_number)
+        record = Record(raw.name, row_ref, MappingProxyType(values), letters)
         for col in spec.columns:
-            ref = SourceRef(raw.file, raw.name, row_number, letters.get(col.name), col.name)
-            refs[col.name] = ref
             if (row_number, col.name) in raw.formula_without_value:
+                ref = record.at(col.name)
                 report.error(ref, "formula has no saved value (open and save the file in a spreadsheet "
                                   "program, or type the value)", "formula")
                 continue
             raw_value = cells.get(col.name)
             if _blank(raw_value):
                 if col.required:
-                    report.error(ref, "required value is empty", "required")
+                    report.error(record.at(col.name), "required value is empty", "required")
                 values[col.name] = col.default
                 continue
             value, message, rule = _coerce(col, raw_value)
             if message:
-                report.error(ref, message, rule)
+                report.error(record.at(col.name), message, rule)
             values[col.name] = value
-        records.append(Record(raw.name, row_ref, MappingProxyType(values), MappingProxyType(refs)))
+        records.append(record)
     return records
 
 

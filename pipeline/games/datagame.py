@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from pipeline.errors import PipelineError, Problem
+from pipeline.render.fonts import SAFE_LOADER
 from pipeline.games.base import CardDeck, FaceSpec, GameModule, Records
 from pipeline.schema import expand, spec_from_mapping
 
@@ -28,7 +29,7 @@ def _inside(path: Path, root: Path, shown: str) -> Path:
 def load_data_game(manifest: Path, root: Path) -> GameModule:
     shown = str(manifest.resolve().relative_to(root.resolve())) if manifest.resolve().is_relative_to(root.resolve()) else str(manifest)
     try:
-        data = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+        data = yaml.load(manifest.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise PipelineError(Problem(shown, f"cannot read game manifest: {exc}", "game")) from None
     for key in ("id", "title", "data", "sheets", "components"):

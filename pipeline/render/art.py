@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import NamedTuple
 
-from reportlab.graphics import renderPDF
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 
 from pipeline.render.text import Run, unit_width
@@ -184,6 +184,7 @@ def _form(canvas, root: Path, rel: str, font: str) -> tuple[str, float, float]:
         if path.lower().endswith(VECTOR_SUFFIXES):
             drawing = _vector(path)
             drawing.initialFontName = font   # reportlab's default state would otherwise pull in Helvetica
+            from reportlab.graphics import renderPDF   # heavy (pulls in platypus): only when SVG art is drawn
             renderPDF.draw(drawing, canvas, 0, 0)
         else:
             canvas.drawImage(_raster(path), 0, 0, width, height, mask="auto")
@@ -193,14 +194,12 @@ def _form(canvas, root: Path, rel: str, font: str) -> tuple[str, float, float]:
 
 
 def pdf_number(value: float) -> str:
-    """A PDF number to 1/1000 (of a point, of a colour component): C-speed formatting, where reportlab's
-    fp_str is pure Python and dominates the drawing time of a big deck."""
-    text = ("%.3f" % value).rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    """A PDF number as reportlab writes it (fp_str: C-accelerated by rl_accel, a dependency)."""
+    return fp_str(value)
 
 
 def pdf_numbers(*values: float) -> str:
-    return " ".join(map(pdf_number, values))
+    return fp_str(*values)
 
 
 def draw_art(canvas, root: Path, art: Art) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import math
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -113,6 +114,7 @@ class FaceRenderer:
         self._templates: dict[str, tuple] = {}  # name -> (Template | None, load problems)
         self._folders: dict[Path, Path] = {}
         self._styles: dict[tuple, TextStyle | None] = {}
+        self._static: dict[str, tuple] = {}     # template -> (data_dir, face) for templates without expressions
 
     def layout(self, template: str, context: Mapping[str, Any], ref: SourceRef | None, name: str,
                data_dir: Path | None = None) -> tuple[FaceLayout, list[Problem]]:
@@ -121,12 +123,17 @@ class FaceRenderer:
         compiled, problems = self._template(template, name)
         if compiled is None:
             return self._blank(template), problems
+        static = self._static.get(template)
+        if static is not None and data_dir == static[0]:
+            return static[1], []        # no expression reads the card: every card gets the same face
         resolver = _Resolver(self, compiled, context, _card_label(name, ref), data_dir, problems)
         primitives = resolver.resolve()
         width, height = compiled.size
         bleed = compiled.bleed or 0.0
         face = FaceLayout(resolver.key(), width * MM, height * MM, bleed * MM,
                           tuple(dict.fromkeys(resolver.missing_art)), primitives, self.project_root)
+        if _is_static(compiled):
+            self._static[template] = (data_dir, face)
         return face, problems
 
     def _template(self, template: str, name: str) -> tuple[Template | None, list[Problem]]:
@@ -361,6 +368,7 @@ def _paint(canvas, pen: dict, fill, stroke, width: float, dash, path: str) -> No
         canvas.addLiteral("\n".join(ops))
 
 
+@lru_cache(maxsize=256)   # the same frames and panels recur on every card of a deck
 def _rounded_path(x: float, y: float, w: float, h: float, r: float) -> str:
     r = min(r, w / 2, h / 2)
     k = r * (1 - KAPPA)
@@ -378,13 +386,17 @@ def _draw_rect(canvas, p: Rect, root: Path, pen: dict) -> None:
     _paint(canvas, pen, p.fill, p.stroke, p.stroke_width, p.dash, path)
 
 
-def _draw_circle(canvas, p: Circle, root: Path, pen: dict) -> None:
-    x, y, r, k = p.cx, p.cy, p.r, p.r * KAPPA
-    path = (f"{pdf_numbers(x + r, y)} m {pdf_numbers(x + r, y + k, x + k, y + r, x, y + r)} c "
+@lru_cache(maxsize=256)
+def _circle_path(x: float, y: float, r: float) -> str:
+    k = r * KAPPA
+    return (f"{pdf_numbers(x + r, y)} m {pdf_numbers(x + r, y + k, x + k, y + r, x, y + r)} c "
             f"{pdf_numbers(x - k, y + r, x - r, y + k, x - r, y)} c "
             f"{pdf_numbers(x - r, y - k, x - k, y - r, x, y - r)} c "
             f"{pdf_numbers(x + k, y - r, x + r, y - k, x + r, y)} c h")
-    _paint(canvas, pen, p.fill, p.stroke, p.stroke_width, None, path)
+
+
+def _draw_circle(canvas, p: Circle, root: Path, pen: dict) -> None:
+    _paint(canvas, pen, p.fill, p.stroke, p.stroke_width, None, _circle_path(p.cx, p.cy, p.r))
 
 
 def _draw_polygon(canvas, p: Polygon, root: Path, pen: dict) -> None:
@@ -428,3 +440,11 @@ _DRAW = {Rect: _draw_rect, Circle: _draw_circle, Polygon: _draw_polygon, Line: _
 def _draw_all(canvas, primitives: tuple, root: Path, pen: dict) -> None:
     for primitive in primitives:
         _DRAW[type(primitive)](canvas, primitive, root, pen)
+
+
+def _is_static(template: Template) -> bool:
+    """True when nothing in the template depends on the card (typically a common back)."""
+    def static(elements) -> bool:
+        return all(not isinstance(element.when, Dynamic) and not element.varying and static(element.children)
+                   for element in elements)
+    return not any(isinstance(var.value, Dynamic) for var in template.vars) and static(template.elements)

@@ -63,7 +63,7 @@ _ICON = re.compile(r":[A-Za-z][A-Za-z0-9_-]*:")
 _MARKUP = re.compile(r"\*\*|\\n|\n|:[A-Za-z][A-Za-z0-9_-]*:")
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def tokenize(source: str) -> tuple[tuple[Word, ...], ...]:
     """-> paragraphs of words. `**` toggles bold (across words); `\\n` (real or typed) starts a paragraph."""
     if not _MARKUP.search(source):
@@ -228,7 +228,7 @@ def _choose_size(measured: _Measured, width: float, height: float, style: TextSt
     return best_size, best
 
 
-@lru_cache(maxsize=4096)   # numbers, titles and common backs repeat across a deck
+@lru_cache(maxsize=512)   # numbers, titles and labels repeat across a deck; long rules texts do not
 def fit_text(source: str, box: tuple[float, float, float, float], style: TextStyle,
              icon_aspect: Callable[[str], float | None]) -> FittedText:
     """Lay `source` out in `box` = (left, top, width, height), PDF points with y up (top = the box's top
