@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import zipfile
 
-import pytest
 
 from tests.conftest import edit_workbook, validate_buildit
 
