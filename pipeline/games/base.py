@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from pipeline.errors import Report, SourceRef
 from pipeline.schema import Record, SheetSpec
@@ -37,15 +37,90 @@ class CardDeck:
 
 
 @dataclass(frozen=True)
+class BoardSpec:
+    """One face larger than home paper (a game board): printed whole, with bleed, for print shops
+    (output/<game>/print/<id>.pdf) and tiled on A4/Letter with overlap strips, alignment marks and a page
+    map (output/<game>/pnp-<paper>/<id>.pdf)."""
+
+    id: str
+    title: str                      # French, printed in headers and on the page map
+    face: FaceSpec
+    size_mm: tuple[float, float]    # trim size
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """Faces printed one per page, centred on the paper, with no crop marks: score sheets and other
+    write-on pages. Each face must fit inside the 10 mm margins of both A4 and Letter (190 x 259 mm)."""
+
+    id: str
+    title: str
+    faces: tuple[FaceSpec, ...]
+    size_mm: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class RulebookSpec:
+    """A rulebook: Markdown chapters with jinja2 (templates/<game>/<source>/*.md, in file-name order)
+    rendered to A4 and Letter PDFs with a table of contents, page numbers, headers and figures."""
+
+    id: str
+    title: str
+    source: str                                 # folder under the game's template folder
+    context: Mapping[str, Any]                  # values the chapters' jinja2 sees (counts, costs, tables…)
+    figures: Mapping[str, FaceSpec]             # figure name -> a face drawn at its own size in the text
+
+
+Component = CardDeck | BoardSpec | PageSpec | RulebookSpec
+
+
+# --- engines (shared/DESIGN.md "Engines"): what pipeline/simulate.py drives --------------------------------
+
+CHANCE = -1         # current_player() while chance acts (a shuffle, a draw): the driver samples an outcome
+TERMINAL = -2       # current_player() once the game is over
+
+
+class GameState(Protocol):
+    """OpenSpiel-shaped. Engines import only the standard library: they conform, they do not import this."""
+
+    def current_player(self) -> int: ...                     # a seat 0..P-1, CHANCE or TERMINAL
+    def legal_actions(self) -> list: ...                     # the current player's, sorted and stable
+    def chance_outcomes(self) -> list[tuple[Any, float]]: ...  # at CHANCE: (outcome, probability), stable order
+    def apply_action(self, action: Any) -> None: ...         # raises ValueError for an illegal action
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[float]: ...                    # per seat at the end: 1 win, shared win 1/k, else 0
+    def outcome(self) -> dict: ...                           # see pipeline/simulate.py for its keys
+
+
+class Bot(Protocol):
+    def choose(self, state: GameState, rng) -> Any: ...      # an action legal for state.current_player()
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """How `pnp simulate` and validation stage 6 play a game: new_game(records, players) -> a state at its
+    first chance node; bots by name; `nominal` = expectations computed from the data, shown next to the
+    simulated values (name -> value, e.g. expected gold per Contract card drawn)."""
+
+    new_game: Callable[[Records, int], GameState]
+    bots: Mapping[str, Callable[[int], Bot]]     # name -> factory(seat)
+    players: tuple[int, int]                     # fewest, most
+    default_players: int
+    nominal: Callable[[Records], Mapping[str, float]] = lambda records: {}
+    blame: Callable[[Records, dict], list[SourceRef]] = lambda records, outcome: []   # rows behind a stuck game
+
+
+@dataclass(frozen=True)
 class GameModule:
     id: str
     title: str
     data_files: tuple[Path, ...]            # absolute; xlsx (all sheets) or csv (one sheet each)
     sheets: tuple[SheetSpec, ...]
     template_dir: Path
-    components: Callable[[Records], list[CardDeck]]
+    components: Callable[[Records], list[Component]]
     rule_checks: Callable[[Records, Report], None] = lambda records, report: None
     summary: Callable[[Records], list[str]] = lambda records: []
     manifest_sheet: str | None = "components"
     inline_manifest: tuple[Mapping[str, Any], ...] = ()    # data-only games declare counts in game.yaml
     csv_sheet_names: Mapping[str, str] = field(default_factory=dict)   # csv file name -> sheet name
+    simulation: Simulation | None = None     # games with a reference rules engine
