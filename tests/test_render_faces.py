@@ -494,3 +494,49 @@ def test_a_face_drawn_inside_a_form_keeps_its_icons(proj):
     page = page_of(buffer.getvalue(), 1)
     coin = [c for c in page.curves if near(c["x0"] / MM, 5, 0.5) and near(c["top"] / MM, 5, 0.5)]
     assert coin
+
+
+REPEATED = """\
+    size: [60, 60]
+    elements:
+      - group:
+          x: 5
+          y: 5
+          repeat: "{{ n }}"
+          dy: 10
+          var: row
+          elements:
+            - group:
+                repeat: "{{ n }}"
+                dx: 10
+                var: col
+                elements:
+                  - rect: {x: 0, y: 0, w: 10, h: 10, fill: "{{ '#333333' if (row + col) % 2 else '#EEEEEE' }}"}
+                  - text: {x: 0, y: 2, w: 10, h: 6, text: "{{ 'abcdefgh'[col] }}{{ row + 1 }}", align: center}
+      - group: {x: 0, y: 0, elements: [{text: {x: 0, y: 50, w: 60, h: 8, text: "{{ i }}"}}]}
+    """
+
+
+def test_repeated_groups_place_each_copy_and_expose_its_index(proj):
+    write(proj, "grid.yaml", REPEATED)
+    face, problems = lay(proj, "grid.yaml", n=4, i="column i")
+    assert problems == []
+    page = page_of(to_pdf(face))
+    cells = sorted((round(mm_from_edge(r["x0"], face), 2), round(mm_from_edge(r["top"], face), 2))
+                   for r in page.rects)
+    assert cells == [(5 + 10 * c, 5 + 10 * r) for c in range(4) for r in range(4)]
+    words = {w["text"]: (round(mm_from_edge(w["x0"], face)), round(mm_from_edge(w["top"], face)))
+             for w in page.extract_words()}
+    assert words["a1"][1] < words["a2"][1] and words["a1"][0] < words["b1"][0] < words["d1"][0]
+    assert "d4" in words and "e1" not in words
+    assert "column" in words           # a plain group does not hide a column called `i`
+
+
+def test_a_bad_repeat_count_is_a_located_problem(proj):
+    write(proj, "bad.yaml", """\
+        size: [20, 20]
+        elements:
+          - group: {repeat: -2, elements: [{rect: {x: 0, y: 0, w: 1, h: 1, fill: black}}]}
+        """)
+    _, problems = lay(proj, "bad.yaml")
+    assert len(problems) == 1 and "group.repeat" in problems[0].message and problems[0].where.row == 3

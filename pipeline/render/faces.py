@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from pipeline.errors import Problem, Severity, SourceRef
 from pipeline.render.art import Art, ArtError, ArtLibrary, fit_box, placeholder
 from pipeline.render.fonts import FontSet
+from pipeline.render.expressions import Const
 from pipeline.render.layout import Dynamic, Element, EvaluationError, Template, TemplateLoader
 from pipeline.render.primitives import Circle, Group, Line, Polygon, Rect, Text, draw_all
 
@@ -24,7 +25,8 @@ __all__ = ["FaceLayout", "FaceRenderer", "Text"]
 from pipeline.render.text import TextStyle, fit_text
 from pipeline.units import MM
 
-FALLBACK_SIZE_MM = (63.5, 88.9)   # a broken template still yields a poker-sized blank face
+FALLBACK_SIZE_MM = (63.5, 88.9)
+_UNSET = object()   # a broken template still yields a poker-sized blank face
 
 
 @dataclass(frozen=True)
@@ -199,9 +201,20 @@ class _Resolver:
                         v["stroke_width"], dash))
 
     def _group(self, element: Element, v: dict, top: float, out: list) -> None:
-        children = self.elements(element.children, 0.0)
-        if children:
-            out.append(Group(v["x"] * MM, (top - v["y"]) * MM, -v["rotate"], children))
+        """`repeat` copies: copy k is shifted by k × (dx, dy) and its children see `var` = k (0-based)."""
+        var, saved = v["var"], self.context.get(v["var"], _UNSET)
+        repeats = _repeats(element)
+        for k in range(v["repeat"]):
+            if repeats:             # a plain group leaves a column that happens to be called `i` alone
+                self.context[var] = k
+            children = self.elements(element.children, 0.0)
+            if children:
+                out.append(Group((v["x"] + k * v["dx"]) * MM, (top - v["y"] - k * v["dy"]) * MM, -v["rotate"],
+                                 children))
+        if saved is _UNSET:
+            self.context.pop(var, None)
+        else:
+            self.context[var] = saved
 
     def _text(self, element: Element, v: dict, top: float, out: list) -> None:
         style = self.renderer.text_style(v["font"], v["size"], v["min_size"], v["leading"], v["align"],
@@ -275,6 +288,12 @@ class _Resolver:
                 if fill is not None or v["stroke"] is not None:
                     out.append(Rect((left + c * cell) * MM, (top - upper - (r + 1) * cell) * MM, cell * MM,
                                     cell * MM, 0.0, fill, v["stroke"], v["stroke_width"], None))
+
+
+def _repeats(element: Element) -> bool:
+    props = element.props
+    return not (isinstance(props["repeat"], Const) and props["repeat"].value == 1
+                and isinstance(props["var"], Const) and props["var"].value == "i")
 
 
 def _is_static(template: Template) -> bool:

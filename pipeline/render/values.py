@@ -93,6 +93,24 @@ def trim_size(raw: Any) -> tuple[float, float]:
     return width, height
 
 
+MAX_REPEAT = 1000
+
+
+def count(raw: Any) -> int:
+    """A repetition count: a whole number 0..MAX_REPEAT (a float such as 8.0 is accepted)."""
+    value = number(raw)
+    if value != int(value) or not 0 <= value <= MAX_REPEAT:
+        raise ValueError(f"{raw!r} is not a whole number from 0 to {MAX_REPEAT}")
+    return int(value)
+
+
+def name(raw: Any) -> str:
+    value = word(raw)
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+        raise ValueError(f"{raw!r} is not a name (letters, digits, _)")
+    return value
+
+
 def dash(raw: Any) -> tuple[float, ...] | None:
     if raw in (None, "", [], "none"):
         return None
@@ -125,6 +143,7 @@ SCHEMA: dict[str, dict[str, tuple]] = {
              "size": (length_mm, 5.0)},
     "cells": {**_BOX, "pattern": (word, REQUIRED), "fill": (colour, (0.2, 0.2, 0.2)), "empty": (colour, None),
               "stroke": (colour, None), "stroke_width": (length_pt, 0.3)},
-    "group": {"x": _LEN0, "y": _LEN0, "rotate": (number, 0.0)},
+    "group": {"x": _LEN0, "y": _LEN0, "rotate": (number, 0.0), "repeat": (count, 1), "dx": _LEN0, "dy": _LEN0,
+              "var": (name, "i")},
 }
 TOP_LEVEL_KEYS = ("extends", "size", "bleed", "safe", "vars", "elements")
