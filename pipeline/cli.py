@@ -137,7 +137,9 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
     _print_problems(report)
     for item in prepared:
         cards = sum(len(d.fronts) for d in item.decks)
-        out(f"[bold]{item.game.id}[/bold]: {cards} cards in {len(item.decks)} decks")
+        others = len(item.components) - len(item.decks)
+        out(f"[bold]{item.game.id}[/bold]: {cards} cards in {len(item.decks)} decks"
+            + (f", {others} other components" if others else ""))
         for line in item.summary:
             out(f"  {line}")
     code = report.exit_code(strict)

@@ -11,20 +11,46 @@ from pipeline.output import atomic_write, sha256_file
 
 
 def _how_to_print(entry: dict) -> str:
+    """Paper, sides and what to cut: the components page a playtester reads before printing."""
+    kind = entry.get("kind", "cards")
     if entry["format"] == "print":
         return "print service: one face per page, 3 mm bleed, TrimBox/BleedBox set"
     if entry["format"] == "png":
         return "one PNG per face, 300 dpi, with bleed"
+    paper = f"{entry['paper'].upper()} at 100 %"
+    if kind == "board":
+        return (f"{paper}, single-sided; trim each tile at its dashed line, glue it over the shaded strip of "
+                f"its neighbour, matching the targets (see the page map)")
+    if kind == "pages":
+        return f"{paper}, single-sided; nothing to cut (print one per game or photocopy)"
+    if kind == "rulebook":
+        return f"{paper}, double-sided (or single-sided), staple or keep in a folder; nothing to cut"
     sided = {"duplex": "double-sided, flip on the long edge", "foldover": "single-sided, fold along the line",
              "none": "single-sided"}.get(entry.get("backs_mode", "none"), "")
-    return f"{entry['paper'].upper()} at 100 %, {sided}; cut along the marks"
+    return f"{paper}, {sided}; cut along the marks"
+
+
+def _describe(component) -> dict:
+    from pipeline.games.base import BoardSpec, CardDeck, PageSpec, RulebookSpec
+
+    if isinstance(component, CardDeck):
+        size = list(component.size_mm)
+        return {"kind": "cards", "count": len(component.fronts), "size_mm": size,
+                "backs": component.backs is not None}
+    if isinstance(component, BoardSpec):
+        return {"kind": "board", "count": 1, "size_mm": list(component.size_mm), "backs": False}
+    if isinstance(component, PageSpec):
+        return {"kind": "pages", "count": len(component.faces), "size_mm": list(component.size_mm),
+                "backs": False}
+    if isinstance(component, RulebookSpec):
+        return {"kind": "rulebook", "count": 1, "size_mm": None, "backs": False}
+    return {"kind": type(component).__name__, "count": None, "size_mm": None, "backs": False}
 
 
 def write_game_report(item, config: BuildConfig, report: Report, outputs: list[dict]) -> None:
     game = item.game
     inputs = [{"path": str(p.relative_to(config.root)), "sha256": sha256_file(p)} for p in game.data_files]
-    missing = sorted({art for layouts in item.faces.values() for group in layouts if group
-                      for layout in group for art in layout.missing_art})
+    missing = sorted({art for laid in item.laid for art in laid.missing_art})
     data = {
         "game": game.id, "title": game.title, "inputs": inputs,
         "options": {"papers": list(config.papers), "formats": list(config.formats), "backs": config.backs,
@@ -32,14 +58,22 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "validation": {"errors": 0, "warnings": [p.to_dict() for p in report.warnings
                                                    if str(p.where).startswith(tuple(i["path"] for i in inputs))]},
         "summary": item.summary,
-        "components": [{"id": d.id, "title": d.title, "cards": len(d.fronts),
-                        "size_mm": list(d.size_mm)} for d in item.decks],
+        "components": [{"id": c.id, "title": c.title, **_describe(c)} for c in item.components],
+        "play": _play_summary(item.play),
         "missing_art": missing,
         "outputs": outputs,
     }
     out = config.output / game.id
     atomic_write(out / "report.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
     atomic_write(out / "report.md", _markdown(data).encode())
+
+
+def _play_summary(result) -> list[str]:
+    """Stage 6 in a few lines (the full statistics come from `pnp simulate`)."""
+    if result is None:
+        return []
+    summary = getattr(result, "summary_lines", None)
+    return list(summary()) if callable(summary) else [str(result)]
 
 
 def _markdown(data: dict) -> str:
@@ -49,10 +83,15 @@ def _markdown(data: dict) -> str:
               f"- warnings: {len(data['validation']['warnings'])}"]
     lines += [f"  - {w['where']}: {w['message']} [{w['rule']}]" for w in data["validation"]["warnings"]]
     lines += [f"- {s}" for s in data["summary"]]
-    lines += ["", "## Components", "", "| component | cards | size (mm) |", "|---|---|---|"]
-    lines += [f"| {c['title']} (`{c['id']}`) | {c['cards']} | {c['size_mm'][0]} × {c['size_mm'][1]} |"
-              for c in data["components"]]
-    lines += ["", "## Files", "", "| file | pages | how to print |", "|---|---|---|"]
+    if data.get("play"):
+        lines += ["", "## Bot games (validation stage 6)", ""] + [f"- {line}" for line in data["play"]]
+    lines += ["", "## Components", "", "| component | kind | count | size (mm) | backs |", "|---|---|---|---|---|"]
+    for c in data["components"]:
+        size = f"{c['size_mm'][0]:g} × {c['size_mm'][1]:g}" if c.get("size_mm") else ""
+        lines.append(f"| {c['title']} (`{c['id']}`) | {c['kind']} | {c['count'] or ''} | {size} | "
+                     f"{'yes' if c['backs'] else 'no'} |")
+    lines += ["", "## Files: what to print, on which paper, and what to cut", "",
+              "| file | pages | how to print |", "|---|---|---|"]
     for entry in data["outputs"]:
         pages = entry.get("pages", entry.get("images", ""))
         lines.append(f"| `{entry['path']}` | {pages} | {_how_to_print(entry)} |")

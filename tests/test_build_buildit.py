@@ -114,7 +114,9 @@ def test_pngs_one_per_face_at_300_dpi(built):
 
 def test_report_lists_what_was_built(built):
     data = json.loads((built / "report.json").read_text())
-    assert [c["cards"] for c in data["components"]] == [5, 20, 65]
+    components = {c["id"]: c for c in data["components"]}
+    assert [components[deck]["count"] for deck in ("cities", "contracts", "normal")] == [5, 20, 65]
+    assert all(components[deck]["kind"] == "cards" and components[deck]["backs"] for deck in DECKS)
     paths = {entry["path"] for entry in data["outputs"]}
     assert "output/buildit/pnp-letter/normal-ink-saver.pdf" in paths
     assert any(line.startswith("expected gold per contracts card drawn: 15/20") for line in data["summary"])

@@ -22,6 +22,7 @@ class FaceSpec:
     name: str                       # file-safe id: PNG file name and messages
     label: str = ""                 # human name used in messages ("Statue Citédor, copy 2")
     data_dir: Path | None = None    # base folder for art paths coming from cells
+    size_mm: tuple[float, float] | None = None    # overrides the template's size (a board sized by the data)
 
 
 @dataclass(frozen=True)

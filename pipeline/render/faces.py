@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Mapping
@@ -65,22 +65,25 @@ class FaceRenderer:
         self._static: dict[str, tuple] = {}     # template -> (data_dir, face) for templates without expressions
 
     def layout(self, template: str, context: Mapping[str, Any], ref: SourceRef | None, name: str,
-               data_dir: Path | None = None) -> tuple[FaceLayout, list[Problem]]:
+               data_dir: Path | None = None, size_mm: tuple[float, float] | None = None
+               ) -> tuple[FaceLayout, list[Problem]]:
         """Evaluate every expression, fit every text (measure only) and return the drawable face + problems.
         Load-time problems of a template are returned once, with the first card that uses it."""
         compiled, problems = self._template(template, name)
         if compiled is None:
             return self._blank(template), problems
-        static = self._static.get(template)
+        static = self._static.get(template) if size_mm is None else None
         if static is not None and data_dir == static[0]:
             return static[1], []        # no expression reads the card: every card gets the same face
+        if size_mm is not None:     # a face sized by the data (a board of board_size plots)
+            compiled = replace(compiled, size=tuple(float(v) for v in size_mm))
         resolver = _Resolver(self, compiled, context, _card_label(name, ref), data_dir, problems)
         primitives = resolver.resolve()
         width, height = compiled.size
         bleed = compiled.bleed or 0.0
         face = FaceLayout(resolver.key(), width * MM, height * MM, bleed * MM,
                           tuple(dict.fromkeys(resolver.missing_art)), primitives, self.project_root)
-        if _is_static(compiled):
+        if size_mm is None and _is_static(compiled):
             self._static[template] = (data_dir, face)
         return face, problems
 

@@ -1,0 +1,90 @@
+"""Lay out every face of every component before anything is written: a text that overflows, a template
+mistake or a broken rulebook chapter is a validation problem found here, with nothing on disk yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pipeline.errors import Report
+from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, RulebookSpec
+
+
+class Progress:
+    """What long work reports; the CLI shows it with rich, tests ignore it."""
+
+    def start(self, description: str, total: int) -> None: ...
+    def advance(self, steps: int = 1) -> None: ...
+
+
+@dataclass
+class Laid:
+    """A component with its faces laid out, for one ink variant. `faces` by kind:
+    CardDeck -> (fronts, backs | None); BoardSpec -> the face; PageSpec -> list of faces;
+    RulebookSpec -> {figure name: face}."""
+
+    component: Component
+    ink: bool
+    faces: Any
+
+    @property
+    def missing_art(self) -> set[str]:
+        return {art for face in _all_faces(self.faces) for art in face.missing_art}
+
+
+def _all_faces(faces: Any) -> list:
+    if isinstance(faces, dict):
+        return list(faces.values())
+    if isinstance(faces, tuple):
+        return [face for group in faces if group for face in group]
+    if isinstance(faces, list):
+        return faces
+    return [faces]
+
+
+def has_ink_variant(component: Component) -> bool:
+    """Card sheets and boards get an ink-saver variant; write-on pages and rulebooks are ink-light already."""
+    return isinstance(component, (CardDeck, BoardSpec))
+
+
+def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress) -> Laid:
+    repeats: dict[tuple, list] = {}
+    if isinstance(component, CardDeck):
+        progress.start(f"layout {component.id}{' (ink saver)' if ink else ''}", len(component.fronts))
+        fronts = []
+        for face in component.fronts:
+            fronts.append(_layout_one(renderer, face, repeats))
+            progress.advance()
+        backs = [_layout_one(renderer, face, repeats) for face in component.backs] if component.backs else None
+        faces: Any = (fronts, backs)
+    elif isinstance(component, BoardSpec):
+        faces = _layout_one(renderer, replace(component.face, size_mm=component.size_mm), repeats)
+    elif isinstance(component, PageSpec):
+        faces = [_layout_one(renderer, face, repeats) for face in component.faces]
+    elif isinstance(component, RulebookSpec):
+        faces = {name: _layout_one(renderer, face, repeats) for name, face in component.figures.items()}
+    else:
+        raise TypeError(f"unknown component kind {type(component).__name__}")
+    report.extend(_collapse(repeats))
+    return Laid(component, ink, faces)
+
+
+def _layout_one(renderer, face: FaceSpec, repeats: dict[tuple, list]):
+    layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
+                                       face.data_dir, face.size_mm)
+    for problem in problems:
+        # A template mistake shows on every card drawn with it: one line, with a count, is the problem.
+        # Data-dependent problems (a text that overflows on one card) stay one line per card.
+        what = problem.message.split("): ", 1)[-1].split(" (data: ")[0] if problem.rule == "template" else problem
+        repeats.setdefault((str(problem.where), problem.rule, what), []).append(problem)
+    return layout
+
+
+def _collapse(repeats: dict[tuple, list]) -> list:
+    collapsed = []
+    for same in repeats.values():
+        first = same[0]
+        if len(same) > 1:
+            first = replace(first, message=f"{first.message} (and {len(same) - 1} more card(s))")
+        collapsed.append(first)
+    return collapsed
