@@ -138,7 +138,7 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
     for item in prepared:
         cards = sum(len(d.fronts) for d in item.decks)
         others = len(item.components) - len(item.decks)
-        out(f"[bold]{item.game.id}[/bold]: {cards} cards in {len(item.decks)} decks"
+        out(f"[bold]{item.game.id}[/bold]: {cards} cards and tokens in {len(item.decks)} decks"
             + (f", {others} other components" if others else ""))
         for line in item.summary:
             out(f"  {line}")
@@ -173,6 +173,95 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
         for game_id in built:
             print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
     raise typer.Exit(code)
+
+
+@app.command()
+def simulate(game: str = typer.Argument(..., help="Game id."),
+             games: int = typer.Option(200, min=1, max=1_000_000, help="How many games to play."),
+             seed: int = typer.Option(1, min=0, help="Master seed: game i plays with seed S × 1000003 + i."),
+             players: Optional[int] = typer.Option(None, help="Players (default: the game's usual number)."),
+             bots: Optional[str] = typer.Option(None, help="One bot for every seat, or one per seat: a,b,c."),
+             workers: int = typer.Option(1, min=1, max=64, help="Processes that play games side by side."),
+             replay: Optional[int] = typer.Option(None, min=0, help="Play exactly the game with this game seed.")
+             ) -> None:
+    """Play complete games with bots: win rate by seat, scores, length; writes output/<game>/simulation/."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from pipeline import simulate as driver
+    from pipeline import simulate_report as report_of
+    from pipeline.games import load_game
+    from pipeline.validate import load_records
+
+    def show(rows: list[list[str]], title: str) -> None:
+        if len(rows) < 2:
+            return
+        table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+        for i, head in enumerate(rows[0]):
+            table.add_column(head, justify="left" if i == 0 or head in ("bot", "what happened") else "right")
+        for row in rows[1:]:
+            table.add_row(*(Text(str(cell)) for cell in row))      # Text: a "[" from an engine is not markup
+        out(table)
+
+    try:
+        module = load_game(game, PROJECT_ROOT)
+    except PipelineError as exc:
+        if any(p.rule == "usage" for p in exc.problems):
+            _usage(f"{game}: {exc.problems[0].message}")
+        raise
+    sim = module.simulation
+    if sim is None:
+        _usage(f"{game!r} has no rules engine, so there is nothing to simulate")
+    report = Report()
+    records = load_records(module, PROJECT_ROOT, report)
+    _print_problems(report)
+    if records is None:
+        out("validation failed: nothing was simulated")
+        raise typer.Exit(1)
+    try:
+        players = players or sim.default_players
+        seats = driver.check_settings(sim, players, tuple(b.strip() for b in bots.split(",")) if bots else None,
+                                      games)
+    except ValueError as exc:
+        _usage(f"{exc} ({game})")
+    if replay is not None:
+        result = driver.replay(sim, records, replay, players, seats)
+        outcome = result.outcomes[0]
+        scores = outcome.get("scores") or [None] * players
+        returns = outcome.get("returns") if result.ok else None
+        show([["seat", "bot", "score", "result"]] + [
+            [str(i + 1), seats[i], report_of.num(scores[i]), "not finished" if returns is None else
+             {1.0: "win", 0.0: "—"}.get(returns[i], f"shared win ({returns[i]:.2f})")] for i in range(players)],
+             f"{module.title}: game seed {replay}")
+        out(Text(f"{report_of.what_happened(outcome)}; rounds {outcome.get('rounds')}, turns "
+                 f"{outcome.get('turns')}, {outcome['steps']} steps"))
+        counters = outcome.get("counters") or {}
+        if counters:
+            out(Text("counters: " + ", ".join(f"{k} {report_of.num(v)}" for k, v in sorted(counters.items()))))
+        raise typer.Exit(0 if result.ok else 1)
+    with _progress() as progress:
+        result = driver.simulate(sim, records, games, seed, players, seats, workers, progress,
+                                 source=driver.GameSource(game, str(PROJECT_ROOT)))
+    out(f"[bold]{module.title}[/bold]: {games} games, seed {seed}, {players} players; "
+        f"{result.finished} finished by the rules")
+    if result.finished:
+        show(report_of.seat_rows(result), "Win rate by seat (a shared win counts 1/k; 95 % Wilson interval)")
+        show(report_of.spread_rows(result), "Scores and game length")
+    show(report_of.reason_rows(result), "End reasons")
+    if result.nominal:
+        show(report_of.nominal_rows(result), "Nominal vs simulated")
+    if result.flagged:
+        shown = report_of.flagged_rows(result)[:11]
+        show(shown, f"Flagged games: {len(result.flagged)} (first {len(shown) - 1} shown)")
+        out(Text(f"replay one: {report_of.replay_command(result, game, result.flagged[0].seed)}"))
+    folder = PROJECT_ROOT / "output" / module.id / "simulation"
+    from pipeline.render.fonts import default_fonts
+
+    report_of.write_markdown(result, folder / "report.md", module.title, game=game)
+    report_of.write_pdf(result, folder / "report.pdf", module.title, default_fonts())
+    for name in ("report.md", "report.pdf"):
+        print(f"wrote {(folder / name).relative_to(PROJECT_ROOT)}")
+    raise typer.Exit(0 if result.ok else 1)
 
 
 def main() -> None:

@@ -27,4 +27,11 @@ def game_module(root: Path) -> GameModule:
         components=components.components,
         rule_checks=_rule_checks,
         summary=checks.summary,
+        simulation=_simulation(),
     )
+
+
+def _simulation():
+    from pipeline.games.buildit.play import SIMULATION
+
+    return SIMULATION

@@ -1,0 +1,55 @@
+"""Build It's engine plugged into the simulation driver (`pnp simulate buildit`, validation stage 6)."""
+
+from __future__ import annotations
+
+from pipeline.errors import SourceRef
+from pipeline.games.base import Records, Simulation
+from pipeline.games.buildit import engine
+from pipeline.games.buildit.bots import BOTS
+from pipeline.games.buildit.checks import gold_distribution
+
+
+def _rows(records: Records, sheet: str) -> list[dict]:
+    return [dict(rec.values) for rec in records[sheet]]
+
+
+_DATA: dict[int, tuple] = {}     # id(records) -> (records, GameData): parse plans once per batch, not per game
+
+
+def game_data(records: Records):
+    from pipeline.games.buildit.components import parameters
+
+    cached = _DATA.get(id(records))
+    if cached is None or cached[0] is not records:
+        data = engine.GameData.from_rows(_rows(records, "contracts"), _rows(records, "cities"),
+                                         _rows(records, "normal_cards"), parameters(records))
+        _DATA.clear()
+        cached = _DATA[id(records)] = (records, data)
+    return cached[1]
+
+
+def new_game(records: Records, players: int):
+    return engine.new_game(game_data(records), players)
+
+
+def nominal(records: Records) -> dict[str, float]:
+    """BI-A22: what the data promises per card drawn, next to what bots actually collect."""
+    gold = gold_distribution(records)
+    return {"gold_from_contracts/drawn_contract": float(gold["contracts"][1]),
+            "gold_from_coin_gain/drawn_normal": float(gold["normal"][1])}
+
+
+def blame(records: Records, outcome: dict) -> list[SourceRef]:
+    """The cells behind a game that could not finish: [sheet, row id or rule parameter] pairs."""
+    refs = []
+    for sheet, key in outcome.get("blame", ()):
+        for rec in records.get(sheet, ()):
+            if sheet == "rules" and rec.get("parameter") == key:
+                refs.append(rec.at("value"))
+            elif rec.get("id") == key:
+                refs.append(rec.ref)
+    return refs
+
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=4,
+                        nominal=nominal, blame=blame)

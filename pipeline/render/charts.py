@@ -1,0 +1,290 @@
+"""Small charts and tables drawn on a reportlab canvas inside a box (x, y, w, h in points, y up).
+
+Generic: no game and no simulation here. One fill colour, and every bar carries its value as text (colour
+never carries information alone); text uses the project's embedded fonts only, never below 6 pt.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pipeline.render.fonts import FontSet, default_fonts
+
+Box = tuple[float, float, float, float]
+INK = (0.13, 0.13, 0.13)
+MUTED = (0.40, 0.40, 0.40)
+GRID = (0.86, 0.86, 0.86)
+FILL = (0.36, 0.52, 0.70)
+STRIPE = (0.95, 0.95, 0.95)
+TITLE_SIZE = 8.5
+LABEL_SIZE = 7.0
+MIN_SIZE = 6.0
+PAD = 3.0
+
+
+def fitted(text: str, font: str, size: float, room: float) -> tuple[str, float]:
+    """Shrink to the 6 pt minimum, then cut with an ellipsis, so a label never leaves its room."""
+    while stringWidth(text, font, size) > room and size > MIN_SIZE:
+        size = max(MIN_SIZE, size - 0.25)
+    while stringWidth(text, font, size) > room and len(text) > 1:
+        text = text[:-2] + "…"
+    return text, size
+
+
+def text(canvas, x: float, y: float, value: str, font: str, size: float, align: str = "left",
+         room: float | None = None, colour=INK) -> None:
+    if room is not None:
+        value, size = fitted(value, font, size, room)
+    canvas.setFont(font, size)
+    canvas.setFillColorRGB(*colour)
+    {"left": canvas.drawString, "right": canvas.drawRightString, "centre": canvas.drawCentredString}[align](
+        x, y, value)
+
+
+def _title(canvas, box: Box, title: str, fonts: FontSet) -> float:
+    """Draw the title at the top of the box; return the top of the plot below it."""
+    x, y, w, h = box
+    if not title:
+        return y + h
+    text(canvas, x, y + h - TITLE_SIZE, title, fonts.bold("body"), TITLE_SIZE, room=w)
+    return y + h - TITLE_SIZE - 2 * PAD
+
+
+def nice_step(span: float, count: int = 4, whole: bool = False) -> float:
+    """A 1-2-2.5-5 step giving about `count` ticks over `span` (whole numbers for counts)."""
+    raw = max(span, 1e-12) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw - 1e-12)
+    return max(1.0, round(step)) if whole else step
+
+
+def _tick_label(value: float, step: float) -> str:
+    decimals = len(f"{step:.6f}".rstrip("0").split(".")[1])       # as many as the step needs: 0.25 -> 2
+    return f"{value:.{decimals}f}"
+
+
+def _value_axis(canvas, fonts: FontSet, left: float, bottom: float, width: float, height: float, top: float,
+                whole: bool) -> Callable[[float], float]:
+    """Grid lines and tick labels for values 0..top; returns value -> y."""
+    step = nice_step(top, 4, whole)
+    top = step * math.ceil(top / step - 1e-9) if top > 0 else step
+    scale = height / top
+    canvas.setLineWidth(0.4)
+    ticks = [i * step for i in range(int(round(top / step)) + 1)]
+    for tick in ticks:
+        y = bottom + tick * scale
+        canvas.setStrokeColorRGB(*GRID)
+        canvas.line(left, y, left + width, y)
+        text(canvas, left - PAD, y - LABEL_SIZE * 0.35, _tick_label(tick, step), fonts.name("body"),
+             LABEL_SIZE, "right", colour=MUTED)
+    return lambda v: bottom + v * scale
+
+
+def _axis_width(fonts: FontSet, top: float, whole: bool) -> float:
+    step = nice_step(top, 4, whole)
+    top = step * math.ceil(top / step - 1e-9) if top > 0 else step
+    return stringWidth(_tick_label(top, step), fonts.name("body"), LABEL_SIZE) + 2 * PAD
+
+
+def bar_chart(canvas, box: Box, labels: Sequence[str], values: Sequence[float],
+              errors: Sequence[tuple[float, float]] | None = None, title: str = "", fonts: FontSet | None = None,
+              value_format: Callable[[float], str] | str = "{:.2f}", *, horizontal: bool = False,
+              whole: bool = False) -> None:
+    """Bars with their value printed at the end; `errors` are (low, high) whisker ends in value units
+    (a confidence interval). Horizontal bars suit long labels; rows that do not fit are counted in the title.
+    `whole`: the value axis ticks whole numbers (counts)."""
+    fmt = value_format.format if isinstance(value_format, str) else value_format
+    fonts = fonts or default_fonts()
+    if horizontal:
+        _horizontal_bars(canvas, box, list(labels), list(values), errors, title, fonts, fmt)
+        return
+    x, y, w, h = box
+    plot_top = _title(canvas, box, title, fonts)
+    tops = [max(v, e[1]) if errors else v for v, e in zip(values, errors or [None] * len(values))]
+    peak = max(tops, default=0) or 1.0
+    left = x + _axis_width(fonts, peak, whole)
+    bottom = y + LABEL_SIZE + 2 * PAD
+    height = plot_top - bottom - LABEL_SIZE - PAD          # room above the highest bar for its value
+    y_of = _value_axis(canvas, fonts, left, bottom, x + w - left, height, peak, whole)
+    slot = (x + w - left) / max(1, len(values))
+    for i, (label, value) in enumerate(zip(labels, values)):
+        centre = left + slot * (i + 0.5)
+        bar = min(slot * 0.6, 48)
+        canvas.setFillColorRGB(*FILL)
+        canvas.rect(centre - bar / 2, bottom, bar, y_of(value) - bottom, stroke=0, fill=1)
+        top = y_of(value)
+        if errors:
+            top = _whisker(canvas, centre, y_of(errors[i][0]), y_of(errors[i][1]), min(bar / 2, 6), vertical=True)
+        text(canvas, centre, top + PAD, fmt(value), fonts.name("body"), LABEL_SIZE, "centre", room=slot)
+        text(canvas, centre, y, str(label), fonts.name("body"), LABEL_SIZE, "centre", room=slot - 2)
+    _baseline(canvas, left, bottom, x + w, bottom)
+
+
+def _whisker(canvas, at: float, low: float, high: float, cap: float, vertical: bool) -> float:
+    canvas.setStrokeColorRGB(*INK)
+    canvas.setLineWidth(0.8)
+    if vertical:
+        canvas.lines([(at, low, at, high), (at - cap, low, at + cap, low), (at - cap, high, at + cap, high)])
+    else:
+        canvas.lines([(low, at, high, at), (low, at - cap, low, at + cap), (high, at - cap, high, at + cap)])
+    return high
+
+
+def _baseline(canvas, x0: float, y0: float, x1: float, y1: float) -> None:
+    canvas.setStrokeColorRGB(*INK)
+    canvas.setLineWidth(0.7)
+    canvas.line(x0, y0, x1, y1)
+
+
+def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title: str, fonts: FontSet,
+                     fmt: Callable[[float], str]) -> None:
+    x, y, w, h = box
+    font = fonts.name("body")
+    fits = max(1, int((h - (TITLE_SIZE + 2 * PAD if title else 0)) // (LABEL_SIZE + 2.5)))
+    if len(values) > fits:
+        title = f"{title} (first {fits - 1} of {len(values)})"
+        labels, values = labels[:fits - 1], values[:fits - 1]
+        errors = errors[:fits - 1] if errors else None
+    plot_top = _title(canvas, box, title, fonts)
+    label_room = min(max((stringWidth(str(s), font, LABEL_SIZE) for s in labels), default=0), w * 0.42) + PAD
+    left = x + label_room
+    tops = [max(v, e[1]) if errors else v for v, e in zip(values, errors or [None] * len(values))]
+    value_room = max((stringWidth(fmt(v), font, LABEL_SIZE) for v in values), default=0) + 2 * PAD
+    scale = (x + w - value_room - left) / (max(tops, default=0) or 1.0)
+    slot = min((plot_top - y) / max(1, len(values)), 20.0)        # few rows stay together at the top
+    bar = min(slot * 0.7, 14)
+    for i, (label, value) in enumerate(zip(labels, values)):
+        centre = plot_top - slot * (i + 0.5)
+        canvas.setFillColorRGB(*FILL)
+        canvas.rect(left, centre - bar / 2, value * scale, bar, stroke=0, fill=1)
+        end = left + value * scale
+        if errors:
+            end = _whisker(canvas, centre, left + errors[i][0] * scale, left + errors[i][1] * scale,
+                           min(bar / 2, 4), vertical=False)
+        baseline = centre - LABEL_SIZE * 0.35
+        text(canvas, end + PAD, baseline, fmt(value), font, LABEL_SIZE)
+        text(canvas, left - PAD, baseline, str(label), font, LABEL_SIZE, "right", room=label_room - PAD)
+    _baseline(canvas, left, plot_top - slot * len(values), left, plot_top)
+
+
+def histogram(canvas, box: Box, values: Sequence[float], bins: int | Sequence[float] = 12, title: str = "",
+              fonts: FontSet | None = None) -> None:
+    """Counts of values per bin, printed on the bars. `bins` is explicit edges or the most bins to use;
+    whole-number data get whole-number bins ("4", or "4–5" when values spread wider than `bins`)."""
+    fonts = fonts or default_fonts()
+    labels, counts = bin_counts(values, bins)
+    x, y, w, h = box
+    plot_top = _title(canvas, box, title, fonts)
+    peak = max(counts, default=0) or 1
+    left = x + _axis_width(fonts, peak, True)
+    bottom = y + LABEL_SIZE + 2 * PAD
+    height = plot_top - bottom - LABEL_SIZE - PAD
+    y_of = _value_axis(canvas, fonts, left, bottom, x + w - left, height, peak, True)
+    slot = (x + w - left) / max(1, len(counts))
+    font = fonts.name("body")
+    every = max(1, math.ceil(max((stringWidth(s, font, LABEL_SIZE) for s in labels), default=0) / (slot - 2)))
+    for i, (label, count) in enumerate(zip(labels, counts)):
+        centre = left + slot * (i + 0.5)
+        canvas.setFillColorRGB(*FILL)
+        canvas.rect(left + slot * i + 0.5, bottom, slot - 1, y_of(count) - bottom, stroke=0, fill=1)
+        if count and stringWidth(str(count), font, MIN_SIZE) <= slot + 1:
+            text(canvas, centre, y_of(count) + PAD, str(count), font, LABEL_SIZE, "centre", room=slot + 1)
+        if i % every == 0:
+            text(canvas, centre, y, label, font, LABEL_SIZE, "centre")
+    _baseline(canvas, left, bottom, x + w, bottom)
+
+
+def bin_counts(values: Sequence[float], bins: int | Sequence[float] = 12) -> tuple[list[str], list[int]]:
+    """(bin labels, counts). Whole numbers get whole-number bins ("4" or "4–5"), at most `bins` of them."""
+    values = list(values)
+    if not values:
+        return [], []
+    low, high = min(values), max(values)
+    if isinstance(bins, int) and all(float(v).is_integer() for v in values):
+        start, width = int(low), max(1, math.ceil((high - low + 1) / bins))
+        counts = [0] * ((int(high) - start) // width + 1)
+        for v in values:
+            counts[(int(v) - start) // width] += 1
+        return [f"{start + i * width}" + (f"–{start + i * width + width - 1}" if width > 1 else "")
+                for i in range(len(counts))], counts
+    edges = [low + i * ((high - low) / bins or 1.0) for i in range(bins + 1)] if isinstance(bins, int) else list(bins)
+    counts = [0] * (len(edges) - 1)
+    for v in values:
+        counts[next((i for i in range(len(counts)) if v < edges[i + 1]), len(counts) - 1)] += 1
+    return [f"{edges[i]:.3g}–{edges[i + 1]:.3g}" for i in range(len(counts))], counts
+
+
+def table(canvas, x: float, top: float, widths: Sequence[float], rows: Sequence[Sequence[str]],
+          fonts: FontSet, size: float = 7.5, aligns: str = "", header: bool = True) -> float:
+    """Rows of text in columns (`aligns`: one of l/r/c per column, default left then right); every other row
+    striped. Returns the y below the table."""
+    line = size * 1.55
+    aligns = (aligns or "l" + "r" * (len(widths) - 1)).ljust(len(widths), "r")
+    y = top
+    for r, row in enumerate(rows):
+        y -= line
+        if r % 2 == 1 or (header and r == 0):
+            canvas.setFillColorRGB(*(GRID if header and r == 0 else STRIPE))
+            canvas.rect(x, y, sum(widths), line, stroke=0, fill=1)
+        font = fonts.bold("body") if header and r == 0 else fonts.name("body")
+        left = x
+        for cell, width, align in zip(row, widths, aligns):
+            where = {"l": (left + PAD, "left"), "r": (left + width - PAD, "right"),
+                     "c": (left + width / 2, "centre")}[align]
+            text(canvas, where[0], y + line * 0.3, str(cell), font, size, where[1], room=width - 2 * PAD)
+            left += width
+    return y
+
+
+def table_height(rows: int, size: float = 7.5, title: str = "") -> float:
+    return rows * size * 1.55 + (TITLE_SIZE + 2 * PAD if title else 0)
+
+
+def titled_table(canvas, box: Box, rows: Sequence[Sequence[str]], fonts: FontSet, fractions: Sequence[float],
+                 title: str = "", size: float = 7.5, aligns: str = "") -> None:
+    """A table filling the box's width (column widths as fractions of it) under an optional title."""
+    x, y, w, h = box
+    top = _title(canvas, box, title, fonts)
+    total = sum(fractions)
+    table(canvas, x, top, [w * f / total for f in fractions], rows, fonts, size, aligns)
+
+
+# --- pages of panels ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Panel:
+    """Something drawn in a box, `draw(canvas, box)`: half the content width unless `full`."""
+
+    height: float
+    draw: Callable
+    full: bool = False
+
+
+def flow(panels: Sequence[Panel], page: tuple[float, float], margin: float, first_top: float, top: float,
+         gap: float = 16.0) -> list[list[tuple[Panel, Box]]]:
+    """Place panels in reading order, two half-width panels side by side, on as many pages as they need.
+    `first_top` and `top` are the distances from the page top to where panels start (room for headers)."""
+    width = page[0] - 2 * margin
+    half = (width - gap) / 2
+    rows: list[list[Panel]] = []
+    for panel in panels:
+        if rows and len(rows[-1]) == 1 and not rows[-1][0].full and not panel.full:
+            rows[-1].append(panel)
+        else:
+            rows.append([panel])
+    pages: list[list[tuple[Panel, Box]]] = [[]]
+    y = page[1] - first_top
+    for row in rows:
+        height = max(p.height for p in row)
+        if y - height < margin and pages[-1]:
+            pages.append([])
+            y = page[1] - top
+        for i, panel in enumerate(row):
+            x = margin + i * (half + gap)
+            pages[-1].append((panel, (x, y - height, width if panel.full else half, height)))
+        y -= height + gap
+    return pages

@@ -1,0 +1,289 @@
+"""The seeded driver that plays a game's engine with bots (`pnp simulate`, validation stage 6).
+
+The driver owns the only random source of a game: `random.Random(game seed)`, made in `play()`. At a chance
+node it samples `chance_outcomes()` by probability (one `rng.random()` against the cumulative list, in the
+engine's stable order); at a seat it asks that seat's bot, `bot.choose(state, rng)`, with the same rng.
+
+Seeds: game i of a run with master seed S is played with `game_seed(S, i) = S * 1_000_003 + i` (so a run
+with seed 0 plays games 0, 1, 2, …). Every game's seed is in its outcome, and `--replay SEED` (`replay()`)
+plays exactly that game again, with the same players and bots.
+
+Scale: games are cut into batches of BATCH_SIZE; a Batch is plain picklable data and `run_batch(batch)` a
+top-level function that rebuilds the game from its GameSource (game id + project root) in the worker, so
+the same batches can go to a process pool (here) or to Ray/Dask later. Results are put back in game order:
+the statistics are identical for any number of workers.
+
+What `state.outcome()` gives (all optional but `scores`; plain data, picklable):
+    scores      list[number] per seat: the ranking points (`returns()` decides the winners, ties included)
+    rounds      int: rounds played (the round in progress for a game that stopped)
+    turns       int: turns played
+    end_reason  str: why the game ended ("calendar", "contracts", …)
+    cap         str | None: the safety cap that stopped the game ("max_actions_per_turn"); None if it ended
+    counters    dict[str, number]: anything counted during the game ("gold_income": 25); a name with a
+                colon ("fulfilled:statue") is a row of a frequency table ("fulfilled")
+The driver adds: seed, steps, stuck (max_steps reached), error (None or {type, message, step, phase, seat}),
+returns (list[float], games that finished), index (position in the run).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from pipeline.errors import PipelineError, Problem, Report, SourceRef
+from pipeline.games.base import CHANCE, Records, Simulation
+from pipeline.simulate_report import (SimulationResult, flag_of, summarise, what_happened,  # noqa: F401
+                                      wilson)
+
+DEFAULT_MAX_STEPS = 100_000      # engine steps (actions and chance outcomes) before a game counts as stuck
+GAME_SEED_STRIDE = 1_000_003     # a prime above any sensible number of games: runs never share a game seed
+BATCH_SIZE = 25
+
+
+def game_seed(seed: int, index: int) -> int:
+    return seed * GAME_SEED_STRIDE + index
+
+
+# --- one game ---------------------------------------------------------------------------------------------
+
+def play(sim: Simulation, records: Records, players: int, seed: int, bots: tuple[str, ...],
+         max_steps: int = DEFAULT_MAX_STEPS) -> dict:
+    """Play one game; an exception from the engine or a bot is recorded in the result, never raised."""
+    rng = random.Random(seed)
+    state, steps, phase, seat = None, 0, "setup", None
+    try:
+        seats = [sim.bots[name](index) for index, name in enumerate(bots)]
+        state = sim.new_game(records, players)
+        while not state.is_terminal():
+            if steps >= max_steps:
+                return _record(state, seed, steps, stuck=True)
+            phase, seat = "engine", state.current_player()
+            if seat == CHANCE:
+                phase = "chance"
+                action = _sample(state.chance_outcomes(), rng)
+            elif 0 <= seat < players:
+                phase = "bot"
+                action = seats[seat].choose(state, rng)
+            else:
+                raise RuntimeError(f"current_player() is {seat!r} but the game is not over")
+            phase = "engine"
+            state.apply_action(action)
+            steps += 1
+        phase = "end"
+        record = _record(state, seed, steps)
+        record["returns"] = [float(r) for r in state.returns()]
+        return record
+    except Exception as exc:  # noqa: BLE001 - a broken engine or bot is a finding about this game, not a crash
+        error = {"type": type(exc).__name__, "message": str(exc), "step": steps, "phase": phase,
+                 "seat": seat if isinstance(seat, int) and seat >= 0 else None}
+        if phase == "bot" and not _has_actions(state):
+            error.update(type="NoLegalAction", message=f"seat {seat + 1} has no legal action before the end")
+        return _record(state, seed, steps, error=error)
+
+
+def _sample(outcomes: list[tuple[Any, float]], rng: random.Random) -> Any:
+    if not outcomes:
+        raise RuntimeError("a chance node has no outcomes")
+    total = math.fsum(p for _, p in outcomes)
+    if abs(total - 1.0) > 1e-6 or any(p < 0 for _, p in outcomes):
+        raise ValueError(f"chance probabilities must be ≥ 0 and sum to 1 (they sum to {total:.6g})")
+    draw, cumulative = rng.random() * total, 0.0
+    for outcome, probability in outcomes:
+        cumulative += probability
+        if draw < cumulative:
+            return outcome
+    return next(o for o, p in reversed(outcomes) if p > 0)      # float rounding at the very top
+
+
+def _has_actions(state) -> bool:
+    try:
+        return bool(state.legal_actions())
+    except Exception:  # noqa: BLE001
+        return True     # then the bot's own exception is the better message
+
+
+def _record(state, seed: int, steps: int, stuck: bool = False, error: dict | None = None) -> dict:
+    outcome: dict = {}
+    if state is not None:
+        try:
+            outcome = dict(state.outcome())
+        except Exception:  # noqa: BLE001 - a state that broke may not describe itself; the error says why
+            if error is None:
+                raise
+    return {**outcome, "seed": seed, "steps": steps, "stuck": stuck, "error": error}
+
+
+# --- many games, in batches ---------------------------------------------------------------------------------
+
+def load_simulation(game: str, root: str) -> tuple[Simulation, Records]:
+    """A registered game's Simulation and validated records (stages 1–5), for a worker process."""
+    from pipeline.games import load_game
+    from pipeline.validate import load_records
+
+    module = load_game(game, Path(root))
+    report = Report()
+    records = load_records(module, Path(root), report)
+    if records is None:
+        raise PipelineError(report.errors)
+    if module.simulation is None:
+        raise PipelineError(Problem(game, "this game has no rules engine to simulate", "usage"))
+    return module.simulation, records
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """How a worker rebuilds (Simulation, records): a top-level loader called with (game, root)."""
+
+    game: str
+    root: str
+    loader: Callable[[str, str], tuple[Simulation, Records]] = load_simulation
+
+
+@dataclass(frozen=True)
+class Batch:
+    source: GameSource | None
+    first: int                  # index of the batch's first game in the run
+    seeds: tuple[int, ...]
+    players: int
+    bots: tuple[str, ...]
+    max_steps: int
+
+
+_LOADED: dict[GameSource, tuple[Simulation, Records]] = {}     # per worker process
+
+
+def run_batch(batch: Batch) -> list[dict]:
+    """Play a batch in any process: the game is rebuilt from its source once per process."""
+    if batch.source not in _LOADED:
+        _LOADED[batch.source] = batch.source.loader(batch.source.game, batch.source.root)
+    return play_batch(*_LOADED[batch.source], batch)
+
+
+def play_batch(sim: Simulation, records: Records, batch: Batch) -> list[dict]:
+    return [{"index": batch.first + i, **play(sim, records, batch.players, seed, batch.bots, batch.max_steps)}
+            for i, seed in enumerate(batch.seeds)]
+
+
+def check_settings(sim: Simulation, players: int, bots: tuple[str, ...] | None, games: int = 1
+                   ) -> tuple[str, ...]:
+    """The bot of every seat; ValueError with a user-facing message for impossible settings.
+    No bots: the game's first bot everywhere; one name: that bot everywhere; else one name per seat."""
+    fewest, most = sim.players
+    if not fewest <= players <= most:
+        raise ValueError(f"this game takes {fewest}–{most} players, not {players}")
+    if not 1 <= games < GAME_SEED_STRIDE:
+        raise ValueError(f"the number of games must be between 1 and {GAME_SEED_STRIDE - 1}")
+    names = tuple(bots or ()) or (next(iter(sim.bots)),)
+    unknown = [n for n in names if n not in sim.bots]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r} (bots: {', '.join(sim.bots)})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError(f"give one bot for every seat or one for all: {len(names)} bots for {players} players")
+    return names
+
+
+class _Quiet:
+    def start(self, description: str, total: int) -> None: ...
+    def advance(self, steps: int = 1) -> None: ...
+
+
+def simulate(sim: Simulation, records: Records, games: int, seed: int, players: int,
+             bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
+             source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
+    """Play `games` seeded games, in game order. With workers > 1 (and more than one batch) the batches run
+    in spawned processes that rebuild the game from `source`: `sim` and `records` must be what it loads."""
+    seats = check_settings(sim, players, bots, games)
+    seeds = [game_seed(seed, i) for i in range(games)]
+    batches = [Batch(source, first, tuple(seeds[first:first + BATCH_SIZE]), players, seats, max_steps)
+               for first in range(0, games, BATCH_SIZE)]
+    progress = progress or _Quiet()
+    progress.start(f"simulating {games} games", games)
+    if workers > 1 and len(batches) > 1:
+        if source is None:
+            raise ValueError("running games in several processes needs a GameSource to rebuild the game")
+        outcomes = _in_processes(batches, min(workers, len(batches)), progress)
+    else:
+        outcomes = []
+        for batch in batches:
+            outcomes.extend(play_batch(sim, records, batch))
+            progress.advance(len(batch.seeds))
+    return summarise(outcomes, games=games, seed=seed, players=players, bots=seats, max_steps=max_steps,
+                     nominal=dict(sim.nominal(records)))
+
+
+def _in_processes(batches: list[Batch], workers: int, progress) -> list[dict]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # spawn, not fork: the same behaviour on every OS, and no copy of a parent's threads or open files
+    done: dict[int, list[dict]] = {}
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(run_batch, batch): batch.first for batch in batches}
+        try:
+            for future in as_completed(futures):
+                done[futures[future]] = future.result()
+                progress.advance(len(done[futures[future]]))
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return [outcome for first in sorted(done) for outcome in done[first]]
+
+
+def replay(sim: Simulation, records: Records, seed: int, players: int, bots: tuple[str, ...] | None = None,
+           max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
+    """Exactly the game a run played with this game seed (same players and bots)."""
+    seats = check_settings(sim, players, bots)
+    outcome = {"index": 0, **play(sim, records, players, seed, seats, max_steps)}
+    return summarise([outcome], games=1, seed=seed, players=players, bots=seats, max_steps=max_steps,
+                     nominal=dict(sim.nominal(records)), replay=True)
+
+
+# --- validation stage 6 -------------------------------------------------------------------------------------
+
+def play_stage(sim: Simulation | None, records: Records, report: Report, games: int = 20, seed: int = 0,
+               players: int | None = None, *, max_steps: int = DEFAULT_MAX_STEPS,
+               data_file: str | SourceRef | None = None) -> SimulationResult | None:
+    """Stage 6: a short seeded batch by the game's default bots. Each game that got stuck, hit a safety cap
+    or raised is one error [play], located at the rows sim.blame() names (else at the game's data file)."""
+    if sim is None:
+        return None
+    result = simulate(sim, records, games, seed, players or sim.default_players, max_steps=max_steps)
+    for flagged in result.flagged:
+        outcome = result.outcomes[flagged.index]
+        refs = _blame(sim, records, outcome)
+        where = refs[0] if refs else (data_file or _data_file(records))
+        also = "".join(f"; also {ref}" for ref in refs[1:4]) + ("; …" if len(refs) > 4 else "")
+        report.error(where, f"game with seed {flagged.seed} {flagged.message}{also}", "play")
+    report.note(f"play: {result.finished} of {games} games by bots finished (seed {seed}, {result.players} players)")
+    return result
+
+
+def _blame(sim: Simulation, records: Records, outcome: dict) -> list:
+    try:
+        return list(sim.blame(records, outcome) or ())
+    except Exception:  # noqa: BLE001 - a failing blame must not hide the game's own problem
+        return []
+
+
+def _data_file(records: Records) -> str:
+    for rows in records.values():
+        for row in rows:
+            return row.ref.file
+    return "game data"
+
+
+def to_plain(result: SimulationResult) -> dict:
+    """The result as JSON-ready data (for the build report), without the per-game outcomes."""
+    data = asdict(result)
+    data.pop("outcomes")
+    return data
+
+
+__all__ = ["Batch", "GameSource", "SimulationResult", "check_settings", "flag_of", "game_seed", "load_simulation",
+           "play", "play_batch", "play_stage", "replay", "run_batch", "simulate", "summarise", "to_plain",
+           "what_happened", "wilson"]

@@ -1,0 +1,399 @@
+"""What simulated games tell: statistics over their outcomes (SimulationResult) and the report written from
+them, as Markdown tables and as a one- or two-page A4 PDF with charts (pipeline/render/charts.py).
+
+Statistics cover the games that ended by the rules; games stopped by a safety cap, stuck or broken are left
+out of them and listed with their seeds. Seats are shown numbered from 1 (engine seat 0 is "seat 1").
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+Z95 = 1.959963984540054          # standard normal quantile 0.975
+
+
+def flag_of(outcome: dict) -> str | None:
+    """"error", "stuck", "cap", or None for a game that ended by the rules."""
+    if outcome.get("error"):
+        return "error"
+    if outcome.get("stuck"):
+        return "stuck"
+    return "cap" if outcome.get("cap") else None
+
+
+def what_happened(outcome: dict) -> str:
+    """A flagged game in words, after "game with seed S ..."."""
+    where = f"round {outcome['rounds']}" if outcome.get("rounds") is not None else "its setup"
+    kind = flag_of(outcome)
+    if kind == "cap":
+        return f"did not finish: safety cap {outcome['cap']} hit in {where}"
+    if kind == "stuck":
+        return f"did not finish: still running after {outcome['steps']} steps ({where}); no safety cap fired"
+    if kind == "error":
+        error = outcome["error"]
+        seat = error.get("seat")
+        who = {"bot": f"the bot of seat {seat + 1 if seat is not None else '?'}", "setup": "the game setup"}.get(
+            error.get("phase"), "the engine")
+        return f"stopped at step {error['step']} ({where}): {who} raised {error['type']}: {error['message']}"
+    return f"ended: {outcome.get('end_reason') or 'end'}"
+
+
+# --- statistics ---------------------------------------------------------------------------------------------
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95 % by default); shared wins make `successes` fractional."""
+    if n <= 0:
+        return 0.0, 1.0
+    p, z2 = successes / n, z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)        # exact ends, not float noise
+    return low, 1.0 if successes >= n else min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Spread:
+    n: int
+    mean: float
+    sd: float           # sample standard deviation (0 for one value)
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: list) -> Spread | None:
+        if not values:
+            return None
+        n, mean = len(values), math.fsum(values) / len(values)
+        sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+        return cls(n, mean, sd, min(values), max(values))
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    seat: int
+    bot: str
+    wins: float          # a win shared by k seats counts 1/k
+    rate: float
+    low: float           # 95 % Wilson interval
+    high: float
+    mean_score: float | None
+
+
+@dataclass(frozen=True)
+class CounterStats:
+    name: str
+    total: float
+    mean: float          # per finished game
+    games: int           # finished games where it was above 0
+
+
+@dataclass(frozen=True)
+class NominalRow:
+    name: str
+    nominal: float
+    simulated: float | None      # None: no counter of that name in the games
+
+
+@dataclass(frozen=True)
+class Flagged:
+    index: int
+    seed: int
+    kind: str            # "cap", "stuck" or "error"
+    message: str         # what_happened()
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Settings, every game's outcome in game order, and statistics over the games that ended by the rules
+    (`finished`); flagged games (cap, stuck, error) are left out of the statistics and listed with seeds."""
+
+    games: int
+    seed: int
+    players: int
+    bots: tuple[str, ...]
+    max_steps: int
+    replay: bool
+    outcomes: tuple[dict, ...]
+    finished: int
+    seats: tuple[SeatStats, ...]
+    scores: Spread | None
+    margins: Spread | None       # winner's score minus the runner-up's (0 on a tie)
+    rounds: Spread | None
+    turns: Spread | None
+    end_reasons: tuple[tuple[str, int], ...]
+    counters: tuple[CounterStats, ...]
+    nominal: tuple[NominalRow, ...]
+    frequencies: tuple[tuple[str, tuple[CounterStats, ...]], ...]
+    flagged: tuple[Flagged, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.flagged
+
+
+def summarise(outcomes: list[dict], *, games: int, seed: int, players: int, bots: tuple[str, ...],
+              max_steps: int, nominal: dict, replay: bool = False) -> SimulationResult:
+    done = [o for o in outcomes if flag_of(o) is None]
+    n = len(done)
+    seats = []
+    for seat in range(players):
+        wins = math.fsum(o["returns"][seat] for o in done)
+        scores = [o["scores"][seat] for o in done if o.get("scores")]
+        seats.append(SeatStats(seat, bots[seat], wins, wins / n if n else 0.0, *wilson(wins, n),
+                               math.fsum(scores) / len(scores) if scores else None))
+    ranked = [sorted(o["scores"], reverse=True) for o in done if len(o.get("scores") or ()) > 1]
+    reasons = Counter(_end_label(o) for o in outcomes)
+    counters = _counters(done)
+    plain = tuple(c for c in counters.values() if ":" not in c.name)
+    tables: dict[str, list[CounterStats]] = defaultdict(list)
+    for c in counters.values():
+        if ":" in c.name:
+            table, row = c.name.split(":", 1)
+            tables[table].append(CounterStats(row, c.total, c.mean, c.games))
+    return SimulationResult(
+        games=games, seed=seed, players=players, bots=tuple(bots), max_steps=max_steps, replay=replay,
+        outcomes=tuple(outcomes), finished=n, seats=tuple(seats),
+        scores=Spread.of([s for o in done for s in o.get("scores") or ()]),
+        margins=Spread.of([r[0] - r[1] for r in ranked]),
+        rounds=Spread.of([o["rounds"] for o in done if o.get("rounds") is not None]),
+        turns=Spread.of([o["turns"] for o in done if o.get("turns") is not None]),
+        end_reasons=tuple(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        counters=plain, nominal=tuple(_pair(name, value, counters) for name, value in nominal.items()),
+        frequencies=tuple((name, tuple(rows)) for name, rows in sorted(tables.items())),
+        flagged=tuple(Flagged(o["index"], o["seed"], flag_of(o), what_happened(o)) for o in outcomes
+                      if flag_of(o)))
+
+
+def _end_label(outcome: dict) -> str:
+    kind = flag_of(outcome)
+    return f"cap: {outcome['cap']}" if kind == "cap" else kind or str(outcome.get("end_reason") or "end")
+
+
+def _counters(done: list[dict]) -> dict[str, CounterStats]:
+    totals: dict[str, float] = {}
+    present: Counter = Counter()
+    for outcome in done:
+        for name, value in (outcome.get("counters") or {}).items():
+            totals[name] = totals.get(name, 0) + value
+            present[name] += value > 0
+    return {name: CounterStats(name, totals[name], totals[name] / len(done), present[name])
+            for name in sorted(totals, key=_natural)}
+
+
+def _natural(name: str) -> list:
+    """"face:2" before "face:10"."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
+
+
+def _pair(name: str, nominal: float, counters: dict[str, CounterStats]) -> NominalRow:
+    """A nominal "a/b" pairs with counters a / b over all games; any other name with counter `name` per game."""
+    if "/" in name:
+        top, bottom = (counters.get(part.strip()) for part in name.split("/", 1))
+        simulated = top.total / bottom.total if top and bottom and bottom.total else None
+        return NominalRow(name, nominal, simulated)
+    return NominalRow(name, nominal, counters[name].mean if name in counters else None)
+
+
+# --- the same numbers as text rows, for Markdown and the PDF ------------------------------------------------
+
+def num(value, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    if float(value).is_integer() and not isinstance(value, bool):
+        return f"{int(value)}"
+    return f"{value:.{digits}f}"
+
+
+def replay_command(result: SimulationResult, game: str, seed: int) -> str:
+    bots = result.bots[0] if len(set(result.bots)) == 1 else ",".join(result.bots)
+    return f"pnp simulate {game} --replay {seed} --players {result.players} --bots {bots}"
+
+
+def settings_rows(result: SimulationResult) -> list[list[str]]:
+    games = (f"1 (replay of the game seed {result.seed})" if result.replay else
+             f"{result.games} (game i plays seed {result.seed} × 1000003 + i)")
+    return [["setting", "value"], ["games", games], ["master seed", str(result.seed)],
+            ["players", str(result.players)],
+            ["bots", ", ".join(f"{i + 1}: {b}" for i, b in enumerate(result.bots))],
+            ["finished by the rules", f"{result.finished} of {result.games} (the statistics below)"],
+            ["flagged (cap, stuck, error)", str(len(result.flagged))],
+            ["step guard", f"{result.max_steps} engine steps per game"]]
+
+
+def seat_rows(result: SimulationResult) -> list[list[str]]:
+    return [["seat", "bot", "wins", "win rate", "95 % CI", "mean score"]] + [
+        [str(s.seat + 1), s.bot, num(s.wins), f"{s.rate:.3f}", f"{s.low:.3f}–{s.high:.3f}", num(s.mean_score)]
+        for s in result.seats]
+
+
+def spread_rows(result: SimulationResult) -> list[list[str]]:
+    rows = [["", "mean", "sd", "min", "max"]]
+    for name, spread in (("score (every seat)", result.scores), ("winning margin", result.margins),
+                         ("rounds", result.rounds), ("turns", result.turns)):
+        if spread is not None:
+            rows.append([name, num(spread.mean), num(spread.sd), num(spread.low), num(spread.high)])
+    return rows
+
+
+def reason_rows(result: SimulationResult) -> list[list[str]]:
+    return [["end reason", "games", "share"]] + [
+        [reason, str(count), f"{count / result.games:.1%}"] for reason, count in result.end_reasons]
+
+
+def nominal_rows(result: SimulationResult) -> list[list[str]]:
+    return [["quantity", "nominal", "simulated", "difference"]] + [
+        [r.name, f"{r.nominal:.3f}"] + (["—", "—"] if r.simulated is None else
+                                        [f"{r.simulated:.3f}", f"{r.simulated - r.nominal:+.3f}"])
+        for r in result.nominal]
+
+
+def counter_rows(stats: tuple[CounterStats, ...], name: str, finished: int) -> list[list[str]]:
+    return [[name, "per game", "total", "games with any"]] + [
+        [c.name, num(c.mean, 3), num(c.total), f"{c.games} ({c.games / finished:.0%})" if finished else "0"]
+        for c in stats]
+
+
+def flagged_rows(result: SimulationResult, game: str | None = None) -> list[list[str]]:
+    return [["game i", "seed", "what happened"] + (["replay"] if game else [])] + [
+        [str(f.index), str(f.seed), f.message] + ([f"`{replay_command(result, game, f.seed)}`"] if game else [])
+        for f in result.flagged]
+
+
+# --- Markdown -----------------------------------------------------------------------------------------------
+
+def markdown(result: SimulationResult, title: str, game: str | None = None) -> str:
+    def table(rows: list[list[str]]) -> list[str]:
+        cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
+        aligns = ["---"] + ["---:" if all(_numeric(r[i]) for r in cells[1:]) else "---"
+                            for i in range(1, len(cells[0]))]
+        return ([f"| {' | '.join(cells[0])} |", f"|{'|'.join(aligns)}|"]
+                + [f"| {' | '.join(row)} |" for row in cells[1:]] + [""])
+
+    lines = [f"# {title} — simulation report", "", "## Settings", ""] + table(settings_rows(result))
+    if result.finished:
+        lines += ["## Win rate by seat", "", "A win shared by k seats counts 1/k; the interval is Wilson's, at "
+                  "95 %.", ""] + table(seat_rows(result))
+        lines += ["## Scores and game length", ""] + table(spread_rows(result))
+    lines += ["## End reasons", ""] + table(reason_rows(result))
+    if result.nominal:
+        lines += ["## Nominal vs simulated", "", "Nominal: expected from the data alone; simulated: what the "
+                  "bots' games realised (a name `a/b` is the ratio of counters a and b over all games).", ""]
+        lines += table(nominal_rows(result))
+    if result.counters:
+        lines += ["## Counters", ""] + table(counter_rows(result.counters, "counter", result.finished))
+    for name, stats in result.frequencies:
+        lines += [f"## How often: {name}", ""] + table(counter_rows(stats, name, result.finished))
+    lines += ["## Flagged games", ""]
+    lines += table(flagged_rows(result, game)) if result.flagged else ["None: every game ended by the rules.", ""]
+    return "\n".join(lines)
+
+
+def _numeric(cell: str) -> bool:
+    return re.fullmatch(r"[+-]?[\d.]+%?( \(\d+%\))?|—", cell) is not None
+
+
+def write_markdown(result: SimulationResult, target, title: str, game: str | None = None) -> None:
+    """`target`: a path (written atomically) or a text/binary file object."""
+    text = markdown(result, title, game)
+    if hasattr(target, "write"):
+        target.write(text.encode() if isinstance(target, (io.BufferedIOBase, io.RawIOBase)) else text)
+        return
+    from pipeline.output import atomic_write
+
+    atomic_write(Path(target), text.encode())
+
+
+# --- PDF ----------------------------------------------------------------------------------------------------
+
+MARGIN = 40.0           # points (14 mm): inside every home printer's margins
+FLAGGED_SHOWN = 12
+
+
+def write_pdf(result: SimulationResult, target, title: str, fonts) -> int:
+    """One or two A4 pages of key numbers and charts; `target` a path (written atomically) or a binary file
+    object. Same result, same bytes. Returns the number of pages."""
+    from reportlab.lib.pagesizes import A4
+
+    from pipeline.render import charts
+    from pipeline.render.pdf import new_canvas
+
+    pages = charts.flow(_panels(result, fonts, charts), A4, MARGIN, MARGIN + 46, MARGIN + 22)
+    buffer = target if hasattr(target, "write") else io.BytesIO()
+    canvas = new_canvas(buffer, A4, fonts, title=f"{title} — simulation")
+    for number, placed in enumerate(pages, 1):
+        _header(canvas, result, title, fonts, charts, number, len(pages), A4)
+        for panel, box in placed:
+            panel.draw(canvas, box)
+        canvas.showPage()
+    canvas.save()
+    if buffer is not target:
+        from pipeline.output import atomic_write
+
+        atomic_write(Path(target), buffer.getvalue())
+    return len(pages)
+
+
+def _header(canvas, result: SimulationResult, title: str, fonts, charts, number: int, pages: int, size) -> None:
+    width, top, body = size[0] - 2 * MARGIN, size[1] - MARGIN, fonts.name("body")
+    if number == 1:
+        charts.text(canvas, MARGIN, top - 18, f"{title} — simulation", fonts.name("title"), 18, room=width)
+        what = (f"replay of game seed {result.seed}" if result.replay else
+                f"{result.games} games, master seed {result.seed} (game i plays seed {result.seed} × 1000003 + i)")
+        bots = ", ".join(dict.fromkeys(result.bots))
+        charts.text(canvas, MARGIN, top - 32, f"{what} · {result.players} players · bots: {bots} · "
+                    f"{result.finished} finished by the rules, {len(result.flagged)} flagged", body, 8,
+                    room=width, colour=charts.MUTED)
+    else:
+        charts.text(canvas, MARGIN, top - 10, f"{title} — simulation (continued)", fonts.bold("body"), 9)
+    charts.text(canvas, MARGIN + width, MARGIN - 18, f"pnp simulate · page {number}/{pages}", body, 7, "right",
+                colour=charts.MUTED)
+
+
+def _panels(result: SimulationResult, fonts, charts) -> list:
+    P = charts.Panel
+
+    def table(rows, fractions, title, full=False, aligns=""):
+        return P(charts.table_height(len(rows), title=title),
+                 lambda c, box: charts.titled_table(c, box, rows, fonts, fractions, title, aligns=aligns), full)
+
+    seats, done, reasons = result.seats, [o for o in result.outcomes if not flag_of(o)], result.end_reasons
+    scores = [s for o in done for s in o.get("scores") or ()]
+    rounds = [o["rounds"] for o in done if o.get("rounds") is not None]
+    panels = [] if not done else [       # no game ended by the rules: no statistics, only what happened
+        table(seat_rows(result), (0.6, 1.5, 0.8, 1, 1.6, 1.3), "Win rate by seat (shared wins count 1/k)",
+              aligns="llrrrr"),
+        table(spread_rows(result), (2.2, 1, 1, 1, 1), "Scores and game length"),
+        P(180, lambda c, box: charts.bar_chart(
+            c, box, [f"seat {s.seat + 1}" for s in seats], [s.rate for s in seats], [(s.low, s.high) for s in seats],
+            "Win rate by seat, 95 % Wilson interval", fonts, "{:.2f}")),
+        P(180, lambda c, box: charts.histogram(c, box, scores, 16, "Final scores (every seat)", fonts)),
+        P(150, lambda c, box: charts.histogram(c, box, rounds, 16, "Game length (rounds)", fonts))]
+    panels.append(P(150, lambda c, box: charts.bar_chart(
+        c, box, [r for r, _ in reasons], [n for _, n in reasons], None, "End reasons (games)", fonts,
+        "{:.0f}", horizontal=True)))
+    seeds: dict[str, list[int]] = defaultdict(list)
+    for f in result.flagged:
+        seeds[f.message].append(f.seed)
+    none = [["—", "none: every game ended by the rules", ""]]
+    flagged = [[str(len(s)), message, ", ".join(map(str, s[:3])) + (", …" if len(s) > 3 else "")]
+               for message, s in list(seeds.items())[:FLAGGED_SHOWN]] or none
+    flagged.insert(0, ["games", "what happened", "seeds"])
+    if len(seeds) > FLAGGED_SHOWN:
+        flagged.append(["…", f"and {len(seeds) - FLAGGED_SHOWN} other kinds: see report.md", ""])
+    panels.append(table(flagged, (0.6, 7, 2.6), "Flagged games (replay one with --replay SEED)", True, "rll"))
+    if result.nominal:
+        panels.append(table(nominal_rows(result), (2.6, 1, 1, 1), "Nominal vs simulated"))
+    if result.counters:
+        panels.append(table(counter_rows(result.counters, "counter", result.finished), (2.2, 1, 1, 1.3),
+                            "Counters"))
+    for name, stats in result.frequencies:
+        panels.append(P(min(300, 26 + 12 * len(stats)), lambda c, box, s=stats, n=name: charts.bar_chart(
+            c, box, [x.name for x in s], [x.mean for x in s], None, f"How often per game: {n}", fonts,
+            "{:.2f}", horizontal=True)))
+    return panels

@@ -1,0 +1,325 @@
+"""The simulation driver, its statistics and report, stage 6 and `pnp simulate`, on the toy dice race of
+tests/toy_game.py (no real game needed)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+from dataclasses import replace
+
+import pikepdf
+import pytest
+from typer.testing import CliRunner
+
+from pipeline import PROJECT_ROOT
+from pipeline.errors import PipelineError, Report, Severity, SourceRef
+from pipeline.render.fonts import default_fonts
+from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, load_simulation, play,
+                               play_stage, replay, simulate, summarise, to_plain, wilson)
+from pipeline.simulate_report import markdown, write_pdf
+from tests import toy_game
+from tests.conftest import run_cli
+from tests.toy_game import FILE, SIMULATION, toy_records
+
+BOTS = ("heuristic", "random", "cautious")
+
+
+@pytest.fixture(scope="module")
+def result():
+    return simulate(SIMULATION, toy_records(), games=200, seed=1, players=3, bots=BOTS)
+
+
+@pytest.fixture(scope="module")
+def capped():
+    """Target 12 in at most 3 rounds: about half the races hit the cap."""
+    return simulate(SIMULATION, toy_records(target=12, max_rounds=3), games=60, seed=5, players=3, bots=BOTS)
+
+
+# --- the driver -------------------------------------------------------------------------------------------
+
+def test_same_seed_same_games_other_seed_other_games(result):
+    again = simulate(SIMULATION, toy_records(), games=200, seed=1, players=3, bots=BOTS)
+    assert again == result
+    other = simulate(SIMULATION, toy_records(), games=200, seed=2, players=3, bots=BOTS)
+    assert [o["scores"] for o in other.outcomes] != [o["scores"] for o in result.outcomes]
+    assert other.seats != result.seats
+
+
+def test_global_random_is_never_used(result):
+    random.seed(12345)
+    first = simulate(SIMULATION, toy_records(), games=30, seed=1, players=3, bots=BOTS)
+    random.seed(999)
+    random.random()
+    assert simulate(SIMULATION, toy_records(), games=30, seed=1, players=3, bots=BOTS) == first
+    assert first.outcomes == result.outcomes[:30]
+
+
+def test_game_seeds_follow_the_documented_formula(result):
+    assert [o["seed"] for o in result.outcomes[:3]] == [GAME_SEED_STRIDE, GAME_SEED_STRIDE + 1, GAME_SEED_STRIDE + 2]
+    assert game_seed(0, 7) == 7 and [o["index"] for o in result.outcomes] == list(range(200))
+
+
+def test_one_or_two_workers_give_identical_results(monkeypatch):
+    import pipeline.simulate
+
+    pools = []
+    real = pipeline.simulate._in_processes
+    monkeypatch.setattr(pipeline.simulate, "_in_processes", lambda *a: pools.append(a[1]) or real(*a))
+    source = GameSource("toy", "", loader=toy_game.load)
+    records = toy_records()
+    one = simulate(SIMULATION, records, games=60, seed=3, players=4, workers=1, source=source)
+    two = simulate(SIMULATION, records, games=60, seed=3, players=4, workers=2, source=source)
+    assert pools == [2]                                   # 60 games = 3 batches, played by 2 spawned processes
+    assert one == two and one.finished == 60
+
+
+def test_workers_rebuild_registered_games_from_id_and_root():
+    with pytest.raises(PipelineError, match="no rules engine"):
+        load_simulation("benchdeck", str(PROJECT_ROOT))
+    with pytest.raises(ValueError, match="needs a GameSource"):
+        simulate(SIMULATION, toy_records(), games=60, seed=0, players=2, workers=2)
+
+
+def test_chance_is_sampled_by_probability():
+    faces = ((1, 1), (2, 3))                              # P(2) = 0.75
+    result = simulate(SIMULATION, toy_records(faces=faces), games=300, seed=4, players=2, bots=("heuristic",))
+    table = dict(result.frequencies)["face"]
+    twos = next(c.total for c in table if c.name == "2")
+    rolls = sum(c.total for c in table)
+    assert rolls > 1000 and abs(twos / rolls - 0.75) < 0.03
+
+
+def test_a_game_that_never_ends_is_stopped_by_the_step_guard():
+    outcome = play(SIMULATION, toy_records(stuck=1), 2, seed=8, bots=("random", "random"), max_steps=200)
+    assert outcome["stuck"] is True and outcome["steps"] == 200 and outcome["error"] is None
+    assert outcome["seed"] == 8 and outcome["rounds"] > 1 and "returns" not in outcome
+
+
+def test_engine_and_bot_exceptions_are_recorded_not_raised():
+    boom = play(SIMULATION, toy_records(explode_round=2), 3, seed=1, bots=BOTS)
+    assert boom["error"]["type"] == "RuntimeError" and "exploded in round 2" in boom["error"]["message"]
+    assert boom["error"]["phase"] == "engine" and boom["rounds"] == 2
+    cheat = play(SIMULATION, toy_records(), 2, seed=1, bots=("cheater", "random"))
+    assert cheat["error"] == {"type": "ValueError", "message": "illegal action 'jump'", "step": 0,
+                              "phase": "engine", "seat": 0}
+
+
+def test_bad_chance_probabilities_are_an_error():
+    bad = replace(SIMULATION, new_game=lambda records, players: _Skewed(records, players))
+    outcome = play(bad, toy_records(), 2, seed=1, bots=("heuristic",) * 2)
+    assert outcome["error"]["phase"] == "chance" and "sum to 1" in outcome["error"]["message"]
+
+
+class _Skewed(toy_game.DiceRace):
+    def chance_outcomes(self):
+        return [(value, p * 0.9) for value, p in super().chance_outcomes()]
+
+
+def test_settings_are_checked():
+    assert check_settings(SIMULATION, 3, None) == ("heuristic",) * 3
+    assert check_settings(SIMULATION, 2, ("random",)) == ("random", "random")
+    for players, bots, message in ((5, None, "2–4 players"), (2, ("nope",), "unknown bot 'nope'"),
+                                   (3, ("random", "heuristic"), "2 bots for 3 players")):
+        with pytest.raises(ValueError, match=message):
+            check_settings(SIMULATION, players, bots)
+
+
+# --- statistics -------------------------------------------------------------------------------------------
+
+def test_wilson_interval_by_hand():
+    z = 1.959963984540054
+    p, n = 0.3, 100
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low, high = wilson(30, 100)
+    assert (low, high) == pytest.approx((centre - half, centre + half), abs=1e-12)
+    assert (round(low, 4), round(high, 4)) == (0.2189, 0.3958)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0 and wilson(0, 0) == (0.0, 1.0)
+
+
+def test_shared_wins_count_one_over_k():
+    outcomes = [{"index": 0, "seed": 0, "scores": [5, 5, 1], "returns": [0.5, 0.5, 0.0], "error": None},
+                {"index": 1, "seed": 1, "scores": [2, 3, 9], "returns": [0.0, 0.0, 1.0], "error": None}]
+    result = summarise(outcomes, games=2, seed=0, players=3, bots=BOTS, max_steps=10, nominal={})
+    assert [s.wins for s in result.seats] == [0.5, 0.5, 1.0]
+    assert [s.rate for s in result.seats] == [0.25, 0.25, 0.5]
+    assert result.margins.mean == 3.0 and result.margins.low == 0          # 5-5 tie, then 9-3
+
+
+def test_toy_statistics(result):
+    assert result.finished == 200 and result.ok
+    assert math.fsum(s.wins for s in result.seats) == pytest.approx(200)
+    assert any(o["returns"].count(max(o["returns"])) > 1 for o in result.outcomes)       # ties happened
+    cautious = result.seats[2]
+    assert cautious.bot == "cautious" and cautious.mean_score == pytest.approx(
+        sum(o["scores"][2] for o in result.outcomes) / 200)
+    assert result.end_reasons == (("target", 200),)
+    assert result.rounds.low >= 2 and result.turns.mean == pytest.approx(3 * result.rounds.mean)
+
+
+def test_nominal_pairs_ratios_and_per_game_counters(result):
+    rows = {r.name: r for r in result.nominal}
+    totals = {c.name: c.total for c in result.counters}
+    assert rows["pips/rolls"].nominal == 3.5
+    assert rows["pips/rolls"].simulated == pytest.approx(totals["pips"] / totals["rolls"])
+    assert rows["steps"].simulated == pytest.approx(totals["steps"] / 200)
+    assert rows["bonus"].simulated is None
+    assert [c.name for c in dict(result.frequencies)["face"]] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_capped_games_are_flagged_and_left_out(capped):
+    assert 0 < len(capped.flagged) < 60 and capped.finished == 60 - len(capped.flagged)
+    flag = capped.flagged[0]
+    assert flag.kind == "cap" and flag.message == "did not finish: safety cap max_rounds hit in round 3"
+    assert dict(capped.end_reasons)["cap: max_rounds"] == len(capped.flagged)
+    assert not capped.ok
+
+
+def test_replaying_a_flagged_seed_reproduces_the_game(capped):
+    flag = capped.flagged[0]
+    again = replay(SIMULATION, toy_records(target=12, max_rounds=3), flag.seed, 3, BOTS)
+    assert again.outcomes[0] == capped.outcomes[flag.index] | {"index": 0}
+    assert again.flagged[0].message == flag.message and again.replay
+
+
+# --- stage 6 ----------------------------------------------------------------------------------------------
+
+def test_play_stage_locates_a_stuck_game():
+    report = Report()
+    result = play_stage(SIMULATION, toy_records(stuck=1), report, games=1, seed=0, max_steps=300)
+    assert result is not None and len(report.problems) == 1
+    problem = report.problems[0]
+    assert problem.rule == "play" and problem.severity is Severity.ERROR
+    assert problem.where == SourceRef(FILE, "rules", 4, "B", "value")
+    assert str(problem) == ("sheets/toy.xlsx › rules › B4 (value): game with seed 0 did not finish: still running "
+                            "after 300 steps (round 51); no safety cap fired [play]")
+
+
+def test_play_stage_capped_game_names_the_cap_and_every_blamed_row():
+    report = Report()
+    play_stage(SIMULATION, toy_records(stuck=0, target=99, max_rounds=2), report, games=2, seed=0)
+    assert len(report.errors) == 2
+    message = report.errors[1].message
+    assert message.startswith("game with seed 1 did not finish: safety cap max_rounds hit in round 2")
+    assert "also sheets/toy.xlsx › faces › row 2" in message and message.endswith("; …")
+
+
+def test_play_stage_engine_error_falls_back_to_the_data_file():
+    report = Report()
+    play_stage(SIMULATION, toy_records(explode_round=3), report, games=3, seed=10)
+    assert [p.where for p in report.errors] == [FILE] * 3
+    assert report.errors[0].message.startswith("game with seed 10000030 stopped at step")
+    assert "the engine raised RuntimeError: toy engine exploded in round 3" in report.errors[0].message
+
+
+def test_play_stage_clean_and_without_engine():
+    report = Report()
+    result = play_stage(SIMULATION, toy_records(), report)
+    assert report.problems == [] and result.games == 20 and result.players == 3 and result.seed == 0
+    assert report.notes == ["play: 20 of 20 games by bots finished (seed 0, 3 players)"]
+    assert play_stage(None, {}, Report()) is None
+
+
+# --- report -----------------------------------------------------------------------------------------------
+
+def test_markdown_tables(result, capped):
+    text = markdown(result, "Toy", game="toy")
+    for row in ("| games | 200 (game i plays seed 1 × 1000003 + i) |",
+                f"| 1 | heuristic | {result.seats[0].wins:g} | {result.seats[0].rate:.3f} |",
+                "| target | 200 | 100.0% |", "| pips/rolls | 3.500 |", "## How often: face",
+                "None: every game ended by the rules."):
+        assert row in text, row
+    flagged = markdown(capped, "Toy", game="toy")
+    seed = capped.flagged[0].seed
+    assert (f"| {capped.flagged[0].index} | {seed} | did not finish: safety cap max_rounds hit in round 3 | "
+            f"`pnp simulate toy --replay {seed} --players 3 --bots heuristic,random,cautious` |") in flagged
+
+
+def test_nothing_finished_means_no_statistics_and_plain_data_for_the_build_report(result):
+    broken = simulate(SIMULATION, toy_records(explode_round=1), games=4, seed=0, players=2)
+    text = markdown(broken, "Toy")
+    assert broken.finished == 0 and "## Win rate by seat" not in text and "| error | 4 | 100.0% |" in text
+    plain = json.loads(json.dumps(to_plain(result)))
+    assert "outcomes" not in plain and plain["seats"][0]["bot"] == "heuristic" and plain["finished"] == 200
+
+
+def test_chart_bins_and_ticks():
+    from pipeline.render import charts
+
+    assert charts.bin_counts([2, 3, 3, 5], 12) == (["2", "3", "4", "5"], [1, 2, 0, 1])
+    assert charts.bin_counts(list(range(30)), 10) == ([f"{a}–{a + 2}" for a in range(0, 30, 3)], [3] * 10)
+    assert charts.nice_step(89, whole=True) == 25 and charts._tick_label(75, 25) == "75"
+    assert charts.nice_step(0.92) == 0.25 and charts._tick_label(0.5, 0.25) == "0.50"
+
+
+def _pdf(result) -> bytes:
+    buffer = io.BytesIO()
+    write_pdf(result, buffer, "Toy dice race", default_fonts())
+    return buffer.getvalue()
+
+
+def test_pdf_pages_fonts_and_bytes(result, capped):
+    for res in (result, capped):
+        data = _pdf(res)
+        assert _pdf(res) == data
+        with pikepdf.open(io.BytesIO(data)) as pdf:
+            assert 1 <= len(pdf.pages) <= 2
+            fonts = [f for page in pdf.pages for f in (page.Resources.get("/Font") or {}).values()]
+            assert fonts
+            for font in fonts:
+                owner = font["/DescendantFonts"][0] if font.get("/Subtype") == "/Type0" else font
+                assert "/FontFile2" in owner["/FontDescriptor"], font.get("/BaseFont")
+                assert "Helvetica" not in str(font.get("/BaseFont"))
+
+
+# --- the command ------------------------------------------------------------------------------------------
+
+def test_unknown_game_is_a_usage_error():
+    done = run_cli("simulate", "nosuch")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "unknown game" in done.stderr
+
+
+@pytest.fixture
+def toy_cli(monkeypatch, tmp_path):
+    import pipeline.cli
+    import pipeline.games
+    import pipeline.validate
+
+    monkeypatch.setattr(pipeline.cli, "PROJECT_ROOT", tmp_path)
+    monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_game.toy_module(name))
+    monkeypatch.setattr(pipeline.validate, "load_records",
+                        lambda game, root, report: toy_records(**toy_game.VARIANTS[game.id]))
+
+    def invoke(*args):
+        return CliRunner().invoke(pipeline.cli.app, ["simulate", *args])
+    return invoke, tmp_path
+
+
+def test_simulate_command_writes_the_report(toy_cli):
+    invoke, root = toy_cli
+    done = invoke("toy", "--games", "40", "--seed", "3", "--bots", "heuristic,random,cautious")
+    assert done.exit_code == 0, done.output
+    assert "Win rate by seat" in done.output and "heuristic" in done.output
+    assert "wrote output/toy/simulation/report.md" in done.output
+    assert (root / "output/toy/simulation/report.pdf").read_bytes().startswith(b"%PDF")
+    assert "| games | 40 (game i plays seed 3 × 1000003 + i) |" in (root / "output/toy/simulation/report.md"
+                                                                       ).read_text()
+
+
+def test_simulate_command_flags_and_replays(toy_cli):
+    invoke, _ = toy_cli
+    done = invoke("toy-capped", "--games", "3", "--seed", "0")
+    assert done.exit_code == 1
+    assert "did not finish: safety cap max_rounds hit in round 5" in done.output
+    assert "replay one: pnp simulate toy-capped --replay 0 --players 3 --bots heuristic" in done.output
+    again = invoke("toy-capped", "--replay", "2")
+    assert again.exit_code == 1 and "game seed 2" in again.output and "round 5" in again.output
+
+
+@pytest.mark.parametrize("args, message", [(("--players", "9"), "2–4 players"), (("--bots", "x"), "unknown bot")])
+def test_simulate_command_usage_errors(toy_cli, args, message):
+    invoke, _ = toy_cli
+    done = invoke("toy", *args)
+    assert done.exit_code == 2 and message in done.output and done.exception.__class__ is SystemExit
