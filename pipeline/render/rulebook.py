@@ -1,0 +1,221 @@
+"""The rulebook engine: a folder of Markdown + jinja2 chapters -> an A4 or Letter booklet PDF.
+
+It knows nothing of any game: a game gives the folder, the values its chapters read and the faces its
+figures show. The source format (rulebook_source, rulebook_markdown):
+
+- chapter files `NN-name.md`, in NN order, each rendered by jinja2 (sandboxed, StrictUndefined, trim_blocks
+  and lstrip_blocks) with the context, then read as CommonMark + pipe tables;
+- `#` a chapter (new page, "1." in the TOC), `##` a section ("1.1"), `###` a subsection (not in the TOC);
+- **bold**, *italic*, `code`, bullet and numbered lists, tables, `> ` notes, `---` rules;
+- a paragraph made only of `![Caption](figure:name)` (or `figure:a,b,c` for a row) draws figures.
+
+The book: a title page (title, subtitle, the figure "cover" if given), a table of contents, the chapters;
+every page after the cover has a running header (game · chapter) and a footer "page i / n". Headings, the
+table of contents and "n" settle over a few passes (platypus multiBuild); the PDF is written once, at the end.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Mapping
+from xml.sax.saxutils import escape
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import NextPageTemplate, PageBreak, Paragraph, Spacer, TableStyle
+from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError, PageTemplate
+from reportlab.platypus.flowables import Flowable
+from reportlab.platypus.frames import Frame
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pipeline.errors import PipelineError, Problem, Severity
+from pipeline.render.fonts import FontSet, default_fonts
+from pipeline.render.pdf import StreamingCanvas
+from pipeline.render.rulebook_flowables import FlowableBuilder, HeadingInfo, KeepHeading
+from pipeline.render.rulebook_markdown import Heading, parse_rulebook
+from pipeline.render.rulebook_source import RULE, relative_path, render_chapters
+from pipeline.render.rulebook_style import MUTED, RULE_GREY, Styles, register_families
+from pipeline.units import MM, PAPERS_MM
+
+MARGIN_SIDE = 20 * MM
+MARGIN_TOP = 24 * MM            # the running header sits in it
+MARGIN_BOTTOM = 22 * MM         # the footer sits in it
+CONTENTS_TITLE = "Sommaire"
+COVER_FIGURE = "cover"
+MAX_PASSES = 8
+
+
+@dataclass(frozen=True)
+class RulebookOptions:
+    paper: str                      # "a4" | "letter"
+    game_title: str
+    subtitle: str = "Règles du jeu"
+    fonts: FontSet = field(default_factory=default_fonts)
+
+
+def check_rulebook(folder: Path, context: Mapping[str, Any], figures: Mapping[str, Any],
+                   project_root: Path) -> list[Problem]:
+    """Every problem writing this rulebook would meet (files, jinja2, figures), located; nothing is drawn."""
+    chapters, problems = render_chapters(Path(folder), context, Path(project_root))
+    _, found = parse_rulebook(chapters, figures)
+    return problems + found
+
+
+def write_rulebook(target: str | Path | BinaryIO, folder: Path, context: Mapping[str, Any],
+                   figures: Mapping[str, Any], options: RulebookOptions, project_root: Path) -> dict:
+    """Write the rulebook PDF to `target` (a path or a binary file object). Raises PipelineError when the
+    sources have errors (run check_rulebook first to report them with everything else).
+    Returns {"pages": n, "chapters": [titles], "figures": [names drawn, in order]}."""
+    if options.paper not in PAPERS_MM:
+        raise ValueError(f"unknown paper {options.paper!r} (known: {', '.join(PAPERS_MM)})")
+    chapters, problems = render_chapters(Path(folder), context, Path(project_root))
+    blocks, found = parse_rulebook(chapters, figures)
+    errors = [p for p in problems + found if p.severity is Severity.ERROR]
+    if errors:
+        raise PipelineError(errors)
+    register_families(options.fonts)
+    doc = RulebookDocument(options)
+    builder = FlowableBuilder(Styles(options.fonts), figures, doc.frame_height)
+    try:
+        doc.multiBuild(_story(doc, builder, blocks), maxPasses=MAX_PASSES)
+    except LayoutError as exc:     # something platypus cannot place even on an empty page
+        where = relative_path(Path(folder), Path(project_root))
+        raise PipelineError(Problem(where, f"cannot lay the rulebook out: {exc}", RULE)) from None
+    _deliver(doc.buffer.getvalue(), target)
+    return {"pages": doc.page_total.pages,
+            "chapters": [b.text for b in blocks if isinstance(b, Heading) and b.level == 1],
+            "figures": list(builder.used_figures)}
+
+
+def _story(doc: "RulebookDocument", builder: FlowableBuilder, blocks) -> list[Flowable]:
+    styles = builder.styles
+    contents_title = Paragraph(CONTENTS_TITLE, styles.headings[1])
+    contents_title.rulebook_heading = HeadingInfo(1, CONTENTS_TITLE, "", "")   # header only, no TOC entry
+    toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, rightColumnWidth=36, tableStyle=TableStyle([
+        ("FONT", (0, 0), (-1, -1), styles.font("body"), 10),      # else platypus sets Helvetica per cell
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    return [doc.page_total, *_title_page(doc, builder), NextPageTemplate("body"), PageBreak(),
+            contents_title, Spacer(1, 12), toc, *builder.story(blocks, doc.frame_width)]
+
+
+def _title_page(doc: "RulebookDocument", builder: FlowableBuilder) -> list[Flowable]:
+    styles, options = builder.styles, doc.options
+    cover = COVER_FIGURE in builder.figures
+    parts: list[Flowable] = [Spacer(1, doc.frame_height * (0.12 if cover else 0.3)),
+                             Paragraph(escape(options.game_title), styles.title),
+                             Paragraph(escape(options.subtitle), styles.subtitle)]
+    if cover:
+        parts.append(builder.face_row([COVER_FIGURE], doc.frame_height * 0.55))
+    return parts
+
+
+def _clipped(text: str, font: str, size: float, width: float) -> str:
+    """`text`, shortened with an ellipsis if it is wider than `width` (a very long chapter title)."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _deliver(data: bytes, target) -> None:
+    if hasattr(target, "write"):
+        target.write(data)
+    else:
+        Path(target).write_bytes(data)
+
+
+class PageTotal(Flowable):
+    """Zero-size, first in the story: an indexing flowable (like the TOC) so that multiBuild runs one more
+    pass whenever the page count changed, since every footer prints it."""
+
+    def __init__(self):
+        super().__init__()
+        self.pages = 0          # what the footers of the current pass print (the previous pass's count)
+        self.counted = 0
+        self.settled = False
+
+    def isIndexing(self):
+        return 1
+
+    def isSatisfied(self):
+        return self.settled
+
+    def beforeBuild(self):
+        self.counted = 0
+
+    def notify(self, kind, stuff):
+        if kind == "pnp-page":
+            self.counted = stuff
+
+    def afterBuild(self):
+        self.settled, self.pages = self.counted == self.pages, self.counted
+
+    def wrap(self, avail_width, avail_height):
+        return 0, 0
+
+    def draw(self):
+        pass
+
+
+class RulebookDocument(BaseDocTemplate):
+    """Cover and body page templates; files headings in the TOC and the PDF outline; draws header/footer."""
+
+    def __init__(self, options: RulebookOptions):
+        self.options = options
+        self.buffer = io.BytesIO()
+        width, height = (side * MM for side in PAPERS_MM[options.paper])
+        fonts = options.fonts
+        # invariant + the initial font: byte-identical files with no base-14 font (see pdf.new_canvas)
+        super().__init__(self.buffer, pagesize=(width, height), leftMargin=MARGIN_SIDE, rightMargin=MARGIN_SIDE,
+                         topMargin=MARGIN_TOP, bottomMargin=MARGIN_BOTTOM, invariant=1, pageCompression=1,
+                         initialFontName=fonts.name("body"), initialFontSize=10, title=options.game_title,
+                         subject=options.subtitle, author="", creator="pnp", producer="pnp (reportlab)",
+                         keepTogetherClass=KeepHeading)
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="text",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.frame_width, self.frame_height = self.width, self.height
+        self.addPageTemplates([PageTemplate("cover", [frame]),
+                               PageTemplate("body", [frame], onPageEnd=self._decorate)])
+        self.page_total = PageTotal()
+        self.chapter = ""
+
+    def build(self, flowables, **kwargs):
+        self.buffer.seek(0)
+        self.buffer.truncate()
+        self.chapter = ""
+        super().build(flowables, canvasmaker=StreamingCanvas, **kwargs)
+
+    def afterFlowable(self, flowable):
+        info = getattr(flowable, "rulebook_heading", None)
+        if info is None:
+            return
+        if info.level == 1:
+            self.chapter = info.title
+        if info.key:
+            self.canv.bookmarkPage(info.key)
+            self.canv.addOutlineEntry(info.title, info.key, info.level - 1, closed=True)
+            self.notify("TOCEntry", (info.level - 1, info.entry, self.page, info.key))
+
+    def afterPage(self):
+        self.notify("pnp-page", self.page)
+
+    def _decorate(self, canvas, doc) -> None:
+        """Running header and footer, drawn once the page's text is laid out (so the chapter is known)."""
+        fonts, width, height = self.options.fonts, self.pagesize[0], self.pagesize[1]
+        left, right = self.leftMargin, width - self.rightMargin
+        header_y = height - MARGIN_TOP + 9 * MM
+        canvas.saveState()
+        canvas.setFillColor(MUTED)
+        canvas.setFont(fonts.name("body"), 8.5)
+        header = self.options.game_title + (f" · {self.chapter}" if self.chapter else "")
+        canvas.drawString(left, header_y, _clipped(header, fonts.name("body"), 8.5, right - left))
+        total = self.page_total.pages or self.page
+        canvas.drawCentredString(width / 2, MARGIN_BOTTOM - 12 * MM, f"page {self.page} / {total}")
+        canvas.setStrokeColor(RULE_GREY)
+        canvas.setLineWidth(0.5)
+        canvas.line(left, header_y - 2.5 * MM, right, header_y - 2.5 * MM)
+        canvas.restoreState()

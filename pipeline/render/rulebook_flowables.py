@@ -1,0 +1,193 @@
+"""Rulebook blocks -> reportlab platypus flowables: headings, paragraphs, lists, tables, notes and figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+from xml.sax.saxutils import escape
+
+from reportlab.platypus import Flowable, HRFlowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus.doctemplate import FrameBreak, Indenter, NotAtTopPageBreak
+
+from pipeline.render import rulebook_markdown as md
+from pipeline.render.rulebook_style import ACCENT, BODY_SIZE, NOTE_FILL, RULE_GREY, Styles, markup
+from pipeline.render.rulebook_tables import at_top, book_table
+from pipeline.units import MM
+
+FIGURE_GAP = 6 * MM             # between the faces of a figure row
+FIGURE_MAX_HEIGHT = 0.45        # of the frame's height
+CAPTION_GAP = 4
+LIST_INDENT = 16                # points, per nesting level
+NOTE_LEFT, NOTE_RIGHT = 12, 10  # a note's inner margins (the left one clears its 3 pt bar)
+
+
+@dataclass(frozen=True)
+class HeadingInfo:
+    """Carried by a heading paragraph so the document can file it in the TOC, outline and running header."""
+    level: int
+    title: str          # without its number (running header)
+    entry: str          # with its number, escaped (TOC)
+    key: str            # bookmark name
+
+
+class FaceRow(Flowable):
+    """Faces side by side at one common scale (never enlarged), centred, each clipped to its trim box, with
+    an optional caption below. One flowable, so the figure and its caption never part (and a heading's
+    keepWithNext holds: platypus will not chain keepWithNext into a KeepTogether)."""
+
+    def __init__(self, faces: list, max_height: float, caption: Paragraph | None = None):
+        super().__init__()
+        self.faces, self.max_height, self.caption = faces, max_height, caption
+        self.scale = 1.0
+        self.row_width = self.row_height = self.caption_height = 0.0
+
+    def wrap(self, avail_width, avail_height):
+        gaps = FIGURE_GAP * (len(self.faces) - 1)
+        widths = sum(face.width for face in self.faces)
+        tallest = max(face.height for face in self.faces)
+        self.scale = min(1.0, (avail_width - gaps) / widths, self.max_height / tallest)
+        self.row_width, self.row_height = widths * self.scale + gaps, tallest * self.scale
+        if self.caption is not None:
+            self.caption_height = self.caption.wrap(avail_width, avail_height)[1] + CAPTION_GAP
+        self.width, self.height = avail_width, self.row_height + self.caption_height
+        return self.width, self.height
+
+    def draw(self):
+        if self.caption is not None:
+            self.caption.drawOn(self.canv, 0, 0)
+        x = (self.width - self.row_width) / 2
+        for face in self.faces:
+            width, height = face.width * self.scale, face.height * self.scale
+            self._draw_face(face, x, self.caption_height + (self.row_height - height) / 2, width, height)
+            x += width + FIGURE_GAP
+
+    def _draw_face(self, face, x: float, y: float, width: float, height: float) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.scale(self.scale, self.scale)
+        clip = canvas.beginPath()
+        clip.rect(0, 0, face.width, face.height)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        face.draw(canvas)
+        canvas.restoreState()
+        canvas.saveState()
+        canvas.setStrokeColor(RULE_GREY)
+        canvas.setLineWidth(0.5)
+        canvas.rect(x, y, width, height, stroke=1, fill=0)
+        canvas.restoreState()
+
+
+class KeepHeading(KeepTogether):
+    """What platypus groups for keepWithNext: heading(s) and the flowable after them. They move to the next
+    page only when the start of that flowable (a paragraph's first lines, a table's first rows, a whole
+    figure) does not fit under the headings; a long paragraph or table is not pushed whole to the next page."""
+
+    def split(self, avail_width, avail_height):
+        *heads, last = self._content
+        if at_top(self) or not heads:
+            return list(self._content)
+        used = sum(head.wrap(avail_width, avail_height)[1] + head.getSpaceBefore() + head.getSpaceAfter()
+                   for head in heads)
+        room = avail_height - used - last.getSpaceBefore()
+        last._frame = self._frame
+        if room > 0 and (last.wrap(avail_width, room)[1] <= room or last.split(avail_width, room)):
+            return list(self._content)
+        return [FrameBreak(), *self._content]
+
+
+class NoteBox(Table):
+    """A tinted note: moves whole to the next page; splits only when it is taller than a page."""
+
+    def split(self, avail_width, avail_height):
+        return super().split(avail_width, avail_height) if at_top(self) else []
+
+
+class FlowableBuilder:
+    """Turns blocks into flowables; remembers which figures it drew, in order."""
+
+    def __init__(self, styles: Styles, figures: Mapping[str, Any], frame_height: float):
+        self.styles, self.figures = styles, figures
+        self.max_figure_height = frame_height * FIGURE_MAX_HEIGHT
+        self.used_figures: list[str] = []
+
+    def story(self, blocks, width: float) -> list[Flowable]:
+        out: list[Flowable] = []
+        for block in blocks:
+            out.extend(getattr(self, "_" + type(block).__name__.lower())(block, width))
+        return out
+
+    def face_row(self, names, max_height: float | None = None, caption: Paragraph | None = None) -> FaceRow:
+        for name in names:
+            if name not in self.used_figures:
+                self.used_figures.append(name)
+        return FaceRow([self.figures[name] for name in names], max_height or self.max_figure_height, caption)
+
+    def paragraph(self, runs, style) -> Paragraph:
+        return Paragraph(markup(runs, self.styles), style)
+
+    def _heading(self, block: md.Heading, width: float) -> list[Flowable]:
+        prefix = f"{block.number}. " if block.level == 1 else f"{block.number} " if block.number else ""
+        para = Paragraph(escape(prefix) + markup(block.runs, self.styles), self.styles.headings[block.level])
+        title = block.text
+        if block.number:
+            para.rulebook_heading = HeadingInfo(block.level, title, escape(prefix + title), f"h{block.number}")
+        if block.level != 1:
+            return [para]
+        rule = HRFlowable(width="100%", thickness=1.2, color=ACCENT, spaceBefore=0, spaceAfter=14)
+        rule.keepWithNext = 1
+        return [NotAtTopPageBreak(), para, rule]
+
+    def _paragraph(self, block: md.Paragraph, width: float) -> list[Flowable]:
+        return [self.paragraph(block.runs, self.styles.body)]
+
+    def _listblock(self, block: md.ListBlock, width: float, depth: int = 0) -> list[Flowable]:
+        out: list[Flowable] = []
+        for index, item in enumerate(block.items):
+            bullet = f"{block.start + index}." if block.ordered else ("•" if depth == 0 else "–")
+            out.extend(self._item(item, bullet, width, depth))
+        if depth == 0:
+            out.append(Spacer(1, 4))
+        return out
+
+    def _item(self, blocks, bullet: str, width: float, depth: int) -> list[Flowable]:
+        out: list[Flowable] = []
+        for position, block in enumerate(blocks):
+            if isinstance(block, md.Paragraph):
+                out.append(Paragraph(markup(block.runs, self.styles), self.styles.item,
+                                     bulletText=bullet if position == 0 else None))
+            elif isinstance(block, md.ListBlock):
+                out += [Indenter(left=LIST_INDENT), *self._listblock(block, width - LIST_INDENT, depth + 1),
+                        Indenter(left=-LIST_INDENT)]
+            else:
+                out += [Indenter(left=LIST_INDENT), *self.story([block], width - LIST_INDENT),
+                        Indenter(left=-LIST_INDENT)]
+        return out
+
+    def _table(self, block: md.Table, width: float) -> list[Flowable]:
+        return [book_table(block, self.styles, width)]
+
+    def _note(self, block: md.Note, width: float) -> list[Flowable]:
+        content = self.story(block.blocks, width - NOTE_LEFT - NOTE_RIGHT) or [Spacer(1, 0)]
+        box = NoteBox([[content]], colWidths=[width], hAlign="LEFT", splitInRow=1, style=TableStyle([
+            ("FONT", (0, 0), (-1, -1), self.styles.font("body"), BODY_SIZE),
+            ("BACKGROUND", (0, 0), (-1, -1), NOTE_FILL),
+            ("LINEBEFORE", (0, 0), (0, -1), 3, ACCENT),
+            ("LEFTPADDING", (0, 0), (-1, -1), NOTE_LEFT), ("RIGHTPADDING", (0, 0), (-1, -1), NOTE_RIGHT),
+            ("TOPPADDING", (0, 0), (-1, -1), 8), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ]))
+        box.spaceBefore, box.spaceAfter = 4, 10
+        return [box]
+
+    def _rule(self, block: md.Rule, width: float) -> list[Flowable]:
+        return [HRFlowable(width="100%", thickness=0.6, color=RULE_GREY, spaceBefore=6, spaceAfter=12)]
+
+    def _code(self, block: md.Code, width: float) -> list[Flowable]:
+        lines = [escape(line).replace(" ", "&nbsp;") for line in block.text.split("\n")]
+        return [Paragraph("<br/>".join(lines), self.styles.code)]
+
+    def _figure(self, block: md.Figure, width: float) -> list[Flowable]:
+        caption = Paragraph(escape(block.caption), self.styles.caption) if block.caption.strip() else None
+        row = self.face_row(block.names, caption=caption)
+        row.spaceBefore, row.spaceAfter = 8, 12
+        return [row]

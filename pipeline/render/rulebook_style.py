@@ -1,0 +1,154 @@
+"""The rulebook's typography: paragraph styles on the project's font roles, and runs -> reportlab markup.
+
+Every style names one of our fonts, and every font a paragraph uses is registered as a family, so <b> and <i>
+resolve to our TrueType files: reportlab never falls back to a base-14 font.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
+
+from pipeline.render.fonts import FontSet
+
+INK = colors.HexColor("#1E1E1C")
+ACCENT = colors.HexColor("#1F4E79")
+MUTED = colors.HexColor("#6B6B6B")
+NOTE_FILL = colors.HexColor("#EAF1F8")
+HEAD_FILL = colors.HexColor("#DCE6F0")
+ZEBRA = colors.HexColor("#F3F5F8")
+RULE_GREY = colors.HexColor("#B8BEC6")
+CODE_INK = "#2B4A6F"
+
+BODY_SIZE = 10
+BODY_LEADING = 14
+_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+
+def register_families(fonts: FontSet) -> None:
+    """<b>/<i> inside a paragraph of any of our fonts map to our fonts (Lato has no bold italic: bold)."""
+    body, bold, italic, title = (fonts.name(role) for role in ("body", "bold", "italic", "title"))
+    registerFontFamily(title, normal=title, bold=title, italic=title, boldItalic=title)
+    registerFontFamily(bold, normal=bold, bold=bold, italic=bold, boldItalic=bold)
+    registerFontFamily(italic, normal=italic, bold=bold, italic=italic, boldItalic=bold)
+    registerFontFamily(body, normal=body, bold=bold, italic=italic, boldItalic=bold)
+
+
+class Styles:
+    """Paragraph styles of one rulebook, built on demand from its fonts."""
+
+    def __init__(self, fonts: FontSet):
+        self.fonts = fonts
+
+    def font(self, role: str) -> str:
+        return self.fonts.name(role)
+
+    def _style(self, name: str, role: str = "body", **values) -> ParagraphStyle:
+        base = dict(fontName=self.font(role), bulletFontName=self.font("body"), fontSize=BODY_SIZE,
+                    leading=BODY_LEADING, textColor=INK, bulletColor=INK, allowWidows=0, allowOrphans=0)
+        base.update(values)
+        return ParagraphStyle(name, **base)
+
+    @cached_property
+    def body(self) -> ParagraphStyle:
+        return self._style("body", spaceAfter=6)
+
+    @cached_property
+    def item(self) -> ParagraphStyle:
+        return self._style("item", leftIndent=16, bulletIndent=3, spaceAfter=2)
+
+    @cached_property
+    def headings(self) -> dict[int, ParagraphStyle]:
+        return {
+            1: self._style("h1", "title", fontSize=24, leading=29, textColor=ACCENT, spaceAfter=4,
+                           keepWithNext=1),
+            2: self._style("h2", "title", fontSize=15, leading=19, textColor=ACCENT, spaceBefore=14,
+                           spaceAfter=5, keepWithNext=1),
+            3: self._style("h3", "title", fontSize=12, leading=15, spaceBefore=9, spaceAfter=3,
+                           keepWithNext=1),
+        }
+
+    @cached_property
+    def caption(self) -> ParagraphStyle:
+        return self._style("caption", "italic", fontSize=9, leading=12, textColor=MUTED, alignment=TA_CENTER)
+
+    @cached_property
+    def code(self) -> ParagraphStyle:
+        return self._style("code", fontSize=9, leading=12.5, backColor=NOTE_FILL, borderPadding=5,
+                           spaceBefore=5, spaceAfter=11, leftIndent=5, rightIndent=5)
+
+    def cell(self, align: str, header: bool) -> ParagraphStyle:
+        return self._cells[(align, header)]
+
+    @cached_property
+    def _cells(self) -> dict:
+        return {(align, header): self._style(f"cell-{align}-{header}", "bold" if header else "body",
+                                             fontSize=9, leading=12, alignment=_ALIGN[align])
+                for align in _ALIGN for header in (False, True)}
+
+    @cached_property
+    def toc(self) -> list[ParagraphStyle]:
+        return [self._style("toc1", "bold", fontSize=11, leading=15, spaceBefore=7, leftIndent=0),
+                self._style("toc2", fontSize=10, leading=14, leftIndent=18)]
+
+    @cached_property
+    def title(self) -> ParagraphStyle:
+        return self._style("title", "title", fontSize=40, leading=48, textColor=ACCENT, alignment=TA_CENTER,
+                           spaceAfter=10)
+
+    @cached_property
+    def subtitle(self) -> ParagraphStyle:
+        return self._style("subtitle", "italic", fontSize=16, leading=20, textColor=MUTED,
+                           alignment=TA_CENTER, spaceAfter=28)
+
+
+def markup(runs, styles: Styles) -> str:
+    """Runs of plain text -> reportlab paragraph markup; text is escaped, so `&` and `<` print as they are."""
+    parts = []
+    for text, style in runs:
+        if style == "br":
+            parts.append("<br/>")
+            continue
+        piece = escape(text)
+        if style == "code":
+            piece = f'<font name="{styles.font("bold")}" color="{CODE_INK}">{piece}</font>'
+        if "b" in style and style != "code":
+            piece = f"<b>{piece}</b>"
+        if "i" in style:
+            piece = f"<i>{piece}</i>"
+        parts.append(piece)
+    return "".join(parts)
+
+
+def run_font(style: str, styles: Styles, header: bool = False) -> str:
+    if style == "code" or "b" in style or header:
+        return styles.font("bold")
+    return styles.font("italic" if "i" in style else "body")
+
+
+def measure(runs, styles: Styles, size: float, header: bool = False) -> tuple[float, float]:
+    """(natural width on one line, widest word) of runs set at `size`: what a table column needs."""
+    natural = widest = 0.0
+    for line in _lines(runs):
+        width = sum(stringWidth(text, run_font(style, styles, header), size) for text, style in line)
+        natural = max(natural, width)
+    for text, style in runs:
+        for word in re.split(r"[ \t\n]+", text):     # a no-break space joins words
+            widest = max(widest, stringWidth(word, run_font(style, styles, header), size))
+    return natural, widest
+
+
+def _lines(runs) -> list[list]:
+    lines: list[list] = [[]]
+    for text, style in runs:
+        if style == "br":
+            lines.append([])
+        else:
+            lines[-1].append((text, style))
+    return lines

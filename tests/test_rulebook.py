@@ -1,0 +1,352 @@
+"""The rulebook engine: a small Markdown + jinja2 rulebook written to A4 and Letter, read back with pdfplumber,
+pikepdf and pypdfium2 (page numbers in the TOC against the pages the headings really are on, running headers,
+table cells, figure sizes and clipping, fonts, determinism), and its problems located at file and line."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from io import BytesIO
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pypdfium2
+import pytest
+
+from pipeline.errors import PipelineError, Severity, SourceRef
+from pipeline.render.faces import FaceRenderer
+from pipeline.render.fonts import default_fonts
+from pipeline.render.rulebook import RulebookOptions, check_rulebook, write_rulebook
+from pipeline.units import MM
+
+TOLERANCE = 0.1     # mm
+RED = (0.8, 0.1, 0.1)       # a stub face's trim area
+BLUE = (0.1, 0.1, 0.8)      # a stub face's bleed: must be clipped away
+GREEN = (0, 0.667, 0.333)   # the YAML face's #00AA55
+STD14 = {"Courier", "Helvetica", "Times", "Symbol", "ZapfDingbats"}
+
+CONTEXT = {
+    "players": {"min": 2, "max": 4},
+    "cards": [{"name": "Tom & Jerry", "cost": 3, "effect": "Gagnez 2 <or>"},
+              {"name": "Statue Citédor", "cost": 12,
+               "effect": "Un effet assez long pour passer sur deux lignes dans sa cellule, ce qui montre que "
+                         "les colonnes courtes gardent leur largeur naturelle."}],
+}
+
+CHAPTER_1 = """\
+    # Aperçu
+
+    Pour **{{ players.min }} à {{ players.max }}** joueurs, où la carte « {{ cards[0].name }} » vaut < 5.
+
+    ## Matériel
+
+    - {{ cards | length }} cartes
+    - un plateau
+      1. face A
+      2. face B
+
+    | Carte | Coût | Effet |
+    |:--|--:|:--|
+    {% for card in cards %}
+    | {{ card.name }} | {{ card.cost }} | {{ card.effect }} |
+    {% endfor %}
+
+    > Rangez les cartes *après* la partie.
+
+    ## Mise en place
+
+    ![Une carte](figure:card)
+
+    ---
+
+    ![Le plateau](figure:wide)
+
+    ### Détail
+
+    Texte du détail.
+    """
+
+CHAPTER_2 = """\
+    # Tour de jeu
+
+    {% for i in range(30) %}
+    ### Point {{ i }}
+
+    Le point {{ i }} : {{ "du texte courant qui remplit la page " * (i % 6 * 3 + 1) }}
+
+    {% endfor %}
+    ## Actions
+
+    1. Piocher
+    2. Construire
+
+    ![Trois faces](figure:card,yaml,card)
+
+    ![Une tour](figure:tall)
+    """
+
+FACE_TEMPLATE = """\
+    size: [63.5, 88.9]
+    bleed: 3
+    elements:
+      - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#00AA55"}
+    """
+
+
+class StubFace:
+    """A face of known size: red over its trim, blue over its bleed (which the rulebook must clip away)."""
+
+    def __init__(self, width_mm: float, height_mm: float):
+        self.width, self.height, self.bleed = width_mm * MM, height_mm * MM, 3 * MM
+
+    def draw(self, canvas) -> None:
+        canvas.saveState()
+        canvas.setFillColorRGB(*BLUE)
+        canvas.rect(-self.bleed, -self.bleed, self.width + 2 * self.bleed, self.height + 2 * self.bleed,
+                    stroke=0, fill=1)
+        canvas.setFillColorRGB(*RED)
+        canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        canvas.restoreState()
+
+
+def write_book(root: Path, chapters: dict[str, str]) -> Path:
+    folder = root / "templates" / "game" / "rules"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in chapters.items():
+        (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return folder
+
+
+def yaml_face(root: Path):
+    game = root / "templates" / "game"
+    (game / "plain.yaml").write_text(textwrap.dedent(FACE_TEMPLATE), encoding="utf-8")
+    face, problems = FaceRenderer(root, game, default_fonts()).layout("plain.yaml", {}, None, "plain")
+    assert problems == []
+    return face
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> dict:
+    root = tmp_path_factory.mktemp("proj")
+    folder = write_book(root, {"01-apercu.md": CHAPTER_1, "02-tour.md": CHAPTER_2})
+    figures = {"card": StubFace(60, 80), "wide": StubFace(200, 50), "tall": StubFace(50, 300),
+               "yaml": yaml_face(root)}
+    built = {"root": root, "folder": folder, "figures": figures}
+    for paper in ("a4", "letter"):
+        buffer = BytesIO()
+        built[paper + "-result"] = write_rulebook(buffer, folder, CONTEXT, figures, options(paper), root)
+        built[paper] = buffer.getvalue()
+    return built
+
+
+def options(paper: str) -> RulebookOptions:
+    return RulebookOptions(paper=paper, game_title="Banc d'essai", fonts=default_fonts())
+
+
+def pages_text(pdf: bytes) -> list[str]:
+    with pdfplumber.open(BytesIO(pdf)) as document:
+        return [page.extract_text() or "" for page in document.pages]
+
+
+def toc_entries(text: str) -> dict[str, int]:
+    """'1.2 Mise en place . . . . 3' -> {'1.2 Mise en place': 3}"""
+    entries = {}
+    for line in text.splitlines():
+        found = re.match(r"^(\d+\.\d*\s.*?)[\s.]*?(\d+)$", line.strip())
+        if found:
+            entries[found.group(1).rstrip(" .")] = int(found.group(2))
+    return entries
+
+
+def red_rects(page) -> list[dict]:
+    return [rect for rect in page.rects if rect.get("fill") and rect["non_stroking_color"] == pytest.approx(RED)]
+
+
+def test_the_book_is_clean_and_reports_what_it_drew(book):
+    assert check_rulebook(book["folder"], CONTEXT, book["figures"], book["root"]) == []
+    result = book["a4-result"]
+    assert result["chapters"] == ["Aperçu", "Tour de jeu"]
+    assert result["figures"] == ["card", "wide", "yaml", "tall"]
+    assert result["pages"] == len(pages_text(book["a4"])) >= 5
+
+
+def test_the_contents_give_the_page_each_heading_is_really_on(book):
+    texts = pages_text(book["a4"])
+    assert "Sommaire" in texts[1]
+    entries = toc_entries(texts[1])
+    expected = ["1. Aperçu", "1.1 Matériel", "1.2 Mise en place", "2. Tour de jeu", "2.1 Actions"]
+    assert list(entries) == expected                      # subsections (###) are not in the contents
+    for entry, page in entries.items():
+        lines = [line.strip() for line in texts[page - 1].splitlines()]
+        assert entry in lines, f"{entry!r} is not on page {page}"
+        assert not any(entry in text.splitlines() for text in texts[:page - 1] + texts[page:])
+    first_lines = [text.splitlines()[1] for text in (texts[entries["1. Aperçu"] - 1],
+                                                     texts[entries["2. Tour de jeu"] - 1])]
+    assert first_lines == ["1. Aperçu", "2. Tour de jeu"]  # chapters start at the top of a page
+
+
+def test_every_page_after_the_cover_has_a_running_header_and_a_page_footer(book):
+    texts = pages_text(book["a4"])
+    total = len(texts)
+    assert "page" not in texts[0] and "Banc d'essai" in texts[0] and "Règles du jeu" in texts[0]
+    chapter_two = toc_entries(texts[1])["2. Tour de jeu"]
+    for number, text in enumerate(texts[1:], start=2):
+        lines = text.splitlines()
+        assert lines[-1] == f"page {number} / {total}"
+        chapter = "Sommaire" if number == 2 else "Aperçu" if number < chapter_two else "Tour de jeu"
+        assert lines[0] == f"Banc d'essai · {chapter}"
+
+
+def test_the_table_prints_the_context_rows_with_a_bold_header(book):
+    with pdfplumber.open(BytesIO(book["a4"])) as document:
+        page = next(p for p in document.pages if "Tom & Jerry 3 Gagnez 2 <or>" in (p.extract_text() or ""))
+        lines = page.extract_text().splitlines()
+        assert "Carte Coût Effet" in lines
+        assert any(line.startswith("Statue Citédor 12 Un effet assez long") for line in lines)
+        header = [c for c in page.chars if c["text"] in "Coût"
+                  and any(w["text"] == "Coût" and abs(w["top"] - c["top"]) < 1 for w in page.extract_words())]
+        assert header and all("Lato-Bold" in c["fontname"] for c in header)
+
+
+def test_data_with_ampersands_and_angle_brackets_prints_literally(book):
+    text = "\n".join(pages_text(book["a4"]))
+    assert "la carte « Tom & Jerry » vaut < 5." in text
+    assert "Gagnez 2 <or>" in text and "&amp;" not in text and "&lt;" not in text
+
+
+def test_a_figure_is_drawn_at_its_natural_size_and_clipped_to_its_trim(book):
+    with pdfplumber.open(BytesIO(book["a4"])) as document:
+        index, page = next((i, p) for i, p in enumerate(document.pages) if "Une carte" in (p.extract_text() or ""))
+        [card] = [r for r in red_rects(page) if abs(r["width"] - 60 * MM) < 5]
+        assert card["width"] / MM == pytest.approx(60, abs=TOLERANCE)
+        assert card["height"] / MM == pytest.approx(80, abs=TOLERANCE)
+        assert (card["x0"] + card["x1"]) / 2 == pytest.approx(page.width / 2, abs=0.5)     # centred
+    scale = 2.0
+    image = pypdfium2.PdfDocument(book["a4"])[index].render(scale=scale).to_pil().convert("RGB")
+    inside = image.getpixel((int((card["x0"] + 5) * scale), int((card["top"] + 5) * scale)))
+    outside = image.getpixel((int((card["x0"] - 1.5 * MM) * scale), int((card["top"] + 20) * scale)))
+    assert inside[0] > 150 and inside[2] < 80          # red trim
+    assert min(outside) > 240                          # the blue bleed was clipped: white paper
+
+
+def test_figures_scale_down_to_the_text_width_and_45_percent_of_the_frame(book):
+    with pdfplumber.open(BytesIO(book["a4"])) as document:
+        rects = [r for page in document.pages for r in red_rects(page)]
+        frame_width, frame_height = (210 - 40), (297 - 24 - 22)
+        wide = next(r for r in rects if r["width"] > r["height"] * 3)
+        assert wide["width"] / MM == pytest.approx(frame_width, abs=TOLERANCE)
+        assert wide["height"] / MM == pytest.approx(50 * frame_width / 200, abs=TOLERANCE)
+        tall = next(r for r in rects if r["height"] > r["width"] * 4)
+        assert tall["height"] / MM == pytest.approx(0.45 * frame_height, abs=TOLERANCE)
+
+
+def test_a_figure_row_scales_every_face_by_one_factor_to_fit_the_width(book):
+    scale = (170 - 2 * 6) / (60 + 63.5 + 60)          # text width less two 6 mm gaps, over the faces
+    with pdfplumber.open(BytesIO(book["a4"])) as document:
+        page = next(p for p in document.pages if "Trois faces" in (p.extract_text() or ""))
+        cards = sorted((r for r in red_rects(page)), key=lambda r: r["x0"])
+        green = [r for r in page.rects
+                 if r.get("fill") and r["non_stroking_color"] == pytest.approx(GREEN, abs=0.01)]
+    assert len(cards) == 2 and len(green) == 1
+    for rect in cards:
+        assert rect["width"] / MM == pytest.approx(60 * scale, abs=TOLERANCE)
+        assert rect["height"] / MM == pytest.approx(80 * scale, abs=TOLERANCE)
+    assert green[0]["width"] / MM == pytest.approx(63.5 * scale, abs=TOLERANCE)
+    assert cards[0]["x1"] < green[0]["x0"] < green[0]["x1"] < cards[1]["x0"]
+    assert (cards[1]["x1"] - cards[0]["x0"]) / MM == pytest.approx(170, abs=TOLERANCE)
+
+
+def test_no_heading_is_left_alone_at_the_bottom_of_a_page(book):
+    with pdfplumber.open(BytesIO(book["a4"])) as document:
+        for page in document.pages[2:]:
+            body = [c for c in page.chars if c["top"] < page.height - 22 * MM and c["text"].strip()]
+            lowest = max(c["top"] for c in body)
+            assert not any("FjallaOne" in c["fontname"] for c in body if abs(c["top"] - lowest) < 2), \
+                f"a heading ends page {page.page_number}"
+
+
+def test_every_font_is_embedded_and_subset_and_none_is_base14(book):
+    for paper in ("a4", "letter"):
+        with pikepdf.open(BytesIO(book[paper])) as document:
+            fonts = [obj for obj in document.objects
+                     if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font"]
+            assert fonts
+            for font in fonts:
+                name = str(font.BaseFont).lstrip("/")
+                assert re.match(r"^[A-Z]{6}\+", name), name
+                assert not any(name[7:].startswith(base) for base in STD14), name
+                assert "/FontFile2" in font.FontDescriptor
+
+
+def test_a4_and_letter_page_sizes(book):
+    for paper, size in (("a4", (595.28, 841.89)), ("letter", (612.0, 792.0))):
+        with pikepdf.open(BytesIO(book[paper])) as document:
+            for page in document.pages:
+                box = [float(v) for v in page.MediaBox]
+                assert (box[2] - box[0], box[3] - box[1]) == pytest.approx(size, abs=0.01)
+    assert book["letter-result"]["chapters"] == book["a4-result"]["chapters"]
+
+
+def test_the_same_inputs_give_byte_identical_files(book, tmp_path):
+    target = tmp_path / "rulebook.pdf"
+    write_rulebook(target, book["folder"], CONTEXT, book["figures"], options("a4"), book["root"])
+    assert target.read_bytes() == book["a4"]
+
+
+BROKEN = {
+    "01-undefined.md": "# Un\n\nTexte.\nIl y a {{ joueurs }} joueurs.\n",
+    "02-syntax.md": "# Deux\n\n{% for card in cards %}\n{% for x in %}\n{% endfor %}\n",
+    "03-figure.md": ("# Trois\n{% for card in cards %}\n- {{ card.name }}\n{% endfor %}\n\n"
+                     "![Plan](figure:card,plann)\n"),
+    "04-encoding.md": b"# Quatre\n\nCaf\xe9\n",
+    "notes.md": "ignored",
+}
+
+
+def test_problems_are_located_at_the_chapter_file_and_line(tmp_path):
+    folder = tmp_path / "templates" / "game" / "rules"
+    folder.mkdir(parents=True)
+    for name, text in BROKEN.items():
+        path = folder / name
+        path.write_bytes(text) if isinstance(text, bytes) else path.write_text(text, encoding="utf-8")
+    figures = {"card": StubFace(60, 80), "plan": StubFace(40, 40)}
+    problems = check_rulebook(folder, CONTEXT, figures, tmp_path)
+    rel = "templates/game/rules/"
+    found = {(p.where, p.severity): p.message for p in problems}
+    assert list(found) == [
+        (rel + "notes.md", Severity.WARNING),
+        (SourceRef(rel + "01-undefined.md", None, 4), Severity.ERROR),
+        (SourceRef(rel + "02-syntax.md", None, 4), Severity.ERROR),
+        (SourceRef(rel + "04-encoding.md", None, 3), Severity.ERROR),
+        (SourceRef(rel + "03-figure.md", None, 6), Severity.ERROR),
+    ]
+    messages = list(found.values())
+    assert "'joueurs' is undefined" in messages[1] and "syntax" in messages[2]
+    assert "not UTF-8" in messages[3] and messages[4] == "unknown figure 'plann' (did you mean 'plan'?)"
+    assert str(problems[1]) == f"{rel}01-undefined.md › row 4: jinja2: 'joueurs' is undefined [rulebook]"
+    with pytest.raises(PipelineError) as raised:
+        write_rulebook(BytesIO(), folder, CONTEXT, figures, options("a4"), tmp_path)
+    assert [p.where for p in raised.value.problems] == [where for where, severity in found
+                                                          if severity is Severity.ERROR]
+
+
+def test_images_that_are_not_figures_are_problems(tmp_path):
+    folder = write_book(tmp_path, {"01-a.md": "# A\n\n![x](photo.png)\n\nTexte ![Plan](figure:card) ici.\n"})
+    problems = check_rulebook(folder, {}, {"card": StubFace(10, 10)}, tmp_path)
+    assert [(p.where.row, p.severity) for p in problems] == [(3, Severity.ERROR), (5, Severity.ERROR)]
+    assert "only figures" in problems[0].message and "alone in its paragraph" in problems[1].message
+
+
+def test_markdown_runs_keep_styles_and_french_spacing():
+    from pipeline.render.rulebook_markdown import Heading, ListBlock, Paragraph, parse_rulebook
+    from pipeline.render.rulebook_source import ChapterText
+
+    text = "# Un\n\n**Conseil :** lisez « `la pioche` » !\n\n## Deux\n\n1. a\n   - b\n"
+    blocks, problems = parse_rulebook([ChapterText("x.md", text, tuple(range(1, 10)))], {})
+    assert problems == []
+    assert [type(b) for b in blocks] == [Heading, Paragraph, Heading, ListBlock]
+    assert blocks[1].runs == (("Conseil\xa0:", "b"), (" lisez «\xa0", ""), ("la pioche", "code"),
+                              ("\xa0»\xa0!", ""))
+    assert (blocks[0].number, blocks[2].number) == ("1", "1.1")
+    assert blocks[3].ordered and isinstance(blocks[3].items[0][1], ListBlock)
