@@ -133,8 +133,7 @@ def _pages(game, laid, config: BuildConfig, progress) -> list[dict]:
             info = write_pages(buffer, faces, PageOptions(paper=paper, game_title=game.title,
                                                           component_title=spec.title))
             path = config.output / game.id / f"pnp-{paper}" / f"{spec.id}.pdf"
-            written.append(_entry(config, path, buffer.getvalue(), spec, info, kind="pages", format="pnp", paper=paper,
-                                  **_plain(info)))
+            written.append(_entry(config, path, buffer.getvalue(), spec, info, kind="pages", format="pnp", paper=paper))
         progress.advance()
     return written
 

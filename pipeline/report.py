@@ -69,11 +69,20 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
 
 
 def _play_summary(result) -> list[str]:
-    """Stage 6 in a few lines (the full statistics come from `pnp simulate`)."""
+    """Stage 6 in a few lines (the full statistics, charts included, come from `pnp simulate`)."""
     if result is None:
         return []
-    summary = getattr(result, "summary_lines", None)
-    return list(summary()) if callable(summary) else [str(result)]
+    lines = [f"{result.games} games of {result.players} players (seed {result.seed}, bots "
+             f"{', '.join(dict.fromkeys(result.bots))}): {result.finished} finished by the rules, "
+             f"{len(result.flagged)} flagged",
+             "win rate by seat: " + ", ".join(f"{s.seat + 1}: {s.rate:.0%}" for s in result.seats),
+             "end: " + ", ".join(f"{reason} {count}" for reason, count in result.end_reasons)]
+    if result.scores and result.rounds:
+        lines.append(f"scores: mean {result.scores.mean:.1f}, from {result.scores.low:g} to "
+                     f"{result.scores.high:g}; rounds: mean {result.rounds.mean:.1f}")
+    lines += [f"{row.name}: nominal {row.nominal:.3f}, played {row.simulated:.3f}" for row in result.nominal
+              if row.simulated is not None]
+    return lines
 
 
 def _markdown(data: dict) -> str:

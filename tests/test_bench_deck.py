@@ -32,7 +32,7 @@ def pnp(*args: str) -> subprocess.CompletedProcess:
 def test_validate_benchdeck():
     result = pnp("validate", "benchdeck")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert f"benchdeck: {CARDS} cards in 1 decks" in result.stdout
+    assert f"benchdeck: {CARDS} cards and tokens in 1 decks" in result.stdout
 
 
 # --- reading the PDF back -------------------------------------------------------------------------------

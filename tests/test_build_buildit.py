@@ -42,18 +42,32 @@ def card_pdfs(out: Path) -> list[Path]:
     return sorted(out.glob("pnp-*/*.pdf"))
 
 
+def _pdfcheck_args(entry: dict, sizes: dict) -> list[str]:
+    """What pdfcheck should expect of one output, from the build report's entry."""
+    single = ["--duplex", "off"]
+    if entry["kind"] == "cards":
+        card = ["--expect-card", "x".join(f"{v:g}" for v in sizes[entry["component"]])]
+        if entry["format"] == "print":
+            return card + single
+        return card + ["--paper", entry["paper"]] + (single if entry["backs_mode"] == "none" else [])
+    if entry["kind"] == "board" and entry["format"] == "print":
+        return single + ["--expect-card", "x".join(f"{v:g}" for v in sizes[entry["component"]]), "--bleed", "3"]
+    return single + ["--paper", entry["paper"]]
+
+
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")
-def test_pdfcheck_passes_on_every_card_sheet(built):
-    sheets = card_pdfs(built)
-    assert len(sheets) == 3 * 2 * 2            # 3 decks × 2 papers × (normal, ink saver)
-    for path in sheets:
-        paper = path.parent.name.removeprefix("pnp-")
-        checked = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", paper)
+def test_pdfcheck_passes_on_every_pdf(built):
+    """Every card sheet, tile, page and rulebook of the report, with the card size it must find."""
+    data = json.loads((built / "report.json").read_text())
+    sizes = {c["id"]: c["size_mm"] for c in data["components"] if c["size_mm"]}
+    pdfs = [entry for entry in data["outputs"] if entry["format"] != "png"]
+    kinds = {(entry["kind"], entry["format"]) for entry in pdfs}
+    assert {("cards", "pnp"), ("cards", "print"), ("board", "pnp"), ("board", "print"), ("pages", "pnp"),
+            ("rulebook", "pnp")} <= kinds
+    for entry in pdfs:
+        checked = pdfcheck(built.parent.parent / entry["path"], *_pdfcheck_args(entry, sizes))
         errors = [f for f in checked["report"]["findings"] if f["severity"] == "error"]
-        assert checked["exit"] == 0 and not errors, (path, errors)
-    for path in sorted(built.glob("print/*.pdf")):
-        checked = pdfcheck(path, "--expect-card", "63.5x88.9", "--bleed", "3", "--duplex", "off")
-        assert checked["exit"] == 0, (path, checked["report"]["findings"])
+        assert checked["exit"] == 0 and not errors, (entry["path"], errors)
 
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")

@@ -1,0 +1,75 @@
+"""What Build It's rulebook chapters (templates/buildit/rules/*.md) see: numbers and tables from the
+workbook, and the figures (real faces rendered from the data) they may show by name."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipeline.games.base import BoardSpec, CardDeck, FaceSpec, PageSpec, Records
+from pipeline.games.buildit.checks import gold_distribution
+
+DECK_FIGURES = {"cities": "city", "contracts": "contract", "normal": "normal"}
+
+
+def rulebook_context(records: Records, rules: dict) -> dict:
+    from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models
+
+    names = {r["model"]: r["name"] for r in records["normal_cards"]}
+    contracts = [{**rec.values, "immune_name": names.get(rec["immune_to"], "")} for rec in records["contracts"]]
+    counts_sheet = {r["component"]: r["count"] for r in records["components"]}
+    normal = normal_models(records)
+    gold = gold_distribution(records)
+    counts = {
+        "cities": len(records["cities"]),
+        "contracts": sum(c["copies"] for c in contracts),
+        "contract_models": len(contracts),
+        "normal": sum(m["copies"] for m in normal),
+        "normal_models": len(normal),
+        "coins": counts_sheet.get("coin", 60),
+        "five_coins": FIVE_COINS,
+        "pawns_per_state": rules["pawns_per_state"],
+        "colours": len(COLOURS),
+        "pawns": len(COLOURS) * 3 * rules["pawns_per_state"],
+        "plots": rules["board_size"] ** 2,
+        "aids": counts_sheet.get("aid", len(COLOURS)),
+    }
+    counts["cards"] = counts["cities"] + counts["contracts"] + counts["normal"]
+    return {
+        "game": {"title": "Build It"},
+        "rules": rules,
+        "counts": counts,
+        "contracts": contracts,
+        "cities": [dict(rec.values) for rec in records["cities"]],
+        "normal": normal,
+        "expected_gold": {"contract": float(gold["contracts"][1]), "normal": float(gold["normal"][1])},
+    }
+
+
+def rulebook_figures(records: Records, rules: dict, decks: list[CardDeck], others: list) -> dict[str, FaceSpec]:
+    """Figure name -> face: card-<kind>-<row id>, back-<kind>, board, calendar, pawn-<colour>-<state>,
+    coin-1, coin-5, aid, score-sheet."""
+    figures: dict[str, FaceSpec] = {}
+    for deck in decks:
+        kind = DECK_FIGURES[deck.id]
+        for face in deck.fronts:
+            row_id = face.name.rsplit("-", 1)[0] if face.context["card"]["copies"] > 1 else face.name
+            figures.setdefault(f"card-{kind}-{row_id}", face)
+        if deck.backs:
+            figures[f"back-{kind}"] = deck.backs[0]
+    for component in others:
+        if isinstance(component, BoardSpec):
+            figures[component.id] = replace(component.face, size_mm=component.size_mm)
+        elif isinstance(component, PageSpec):
+            figures[component.id] = component.faces[0]
+        elif component.id == "calendar":
+            figures["calendar"] = component.fronts[0]
+        elif component.id == "pawns":
+            for face in component.fronts:
+                figures.setdefault(f"pawn-{face.context['colour']}-{face.context['state']}", face)
+        elif component.id == "coins":
+            for face in component.fronts:
+                if face.template == "coin.yaml":
+                    figures.setdefault(f"coin-{face.context['value']}", face)
+        elif component.id == "aids":
+            figures["aid"] = component.fronts[0]
+    return figures
