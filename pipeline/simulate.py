@@ -253,12 +253,18 @@ def play_stage(sim: Simulation | None, records: Records, report: Report, games: 
     if sim is None:
         return None
     result = simulate(sim, records, games, seed, players or sim.default_players, max_steps=max_steps)
+    # games that failed the same way at the same rows are one problem, with their seeds to replay
+    same: dict[tuple, list] = {}
     for flagged in result.flagged:
-        outcome = result.outcomes[flagged.index]
-        refs = _blame(sim, records, outcome)
+        refs = _blame(sim, records, result.outcomes[flagged.index])
+        same.setdefault((tuple(map(str, refs)), flagged.message), []).append((flagged, refs))
+    for (_, message), group in same.items():
+        refs = group[0][1]
         where = refs[0] if refs else (data_file or _data_file(records))
         also = "".join(f"; also {ref}" for ref in refs[1:4]) + ("; …" if len(refs) > 4 else "")
-        report.error(where, f"game with seed {flagged.seed} {flagged.message}{also}", "play")
+        seeds = ", ".join(str(flagged.seed) for flagged, _ in group[:3]) + (", …" if len(group) > 3 else "")
+        who = f"game with seed {seeds}" if len(group) == 1 else f"{len(group)} of {games} games (seeds {seeds})"
+        report.error(where, f"{who} {message}{also}", "play")
     report.note(f"play: {result.finished} of {games} games by bots finished (seed {seed}, {result.players} players)")
     return result
 

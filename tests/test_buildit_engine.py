@@ -207,7 +207,7 @@ def test_changing_a_parameter_changes_the_game(data):
 def test_contractual_variant_has_no_calendar(data):
     state = passive_game(data.with_params(variant_contractual=True, max_rounds=15), 2)
     assert state.outcome()["end_reason"] == "cap" and state.round_no == 15 and state.turns == 30
-    assert state.capped and state.outcome()["blame"] == [["rules", "max_rounds"]]
+    assert state.capped and state.outcome()["blame"] == [["rules", "max_rounds"], ["rules", "variant_contractual"]]
 
 
 def test_high_density_ends_when_the_board_is_full(data):

@@ -309,6 +309,9 @@ class State(PawnRules, CardRules):
             if self.round_no >= prm["max_rounds"]:
                 self.capped = True
                 self._blame("rules", "max_rounds")
+                for variant in ("variant_contractual", "variant_high_density"):   # what took the calendar away
+                    if prm[variant]:
+                        self._blame("rules", variant)
                 return self._finish("cap")
             self.round_no += 1
         self._start_turn((self.seat + 1) % self.n)

@@ -1,0 +1,69 @@
+"""Build It's stage 6 and rulebook as a designer meets them: change a cell, see the games and the book follow."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from io import BytesIO
+
+import pdfplumber
+
+from pipeline.errors import Report
+from pipeline.games import load_game
+from pipeline.games.base import RulebookSpec
+from pipeline.render.faces import FaceRenderer
+from pipeline.render.fonts import default_fonts
+from pipeline.render.rulebook import RulebookOptions, write_rulebook
+from pipeline.validate import load_records
+from tests.conftest import ROOT, edit_workbook, run_cli
+
+
+def _set_rules(path, **values) -> None:
+    def change(workbook):
+        for row in workbook["rules"].iter_rows(min_row=2):
+            if row[0].value in values:
+                row[1].value = values[row[0].value]
+    edit_workbook(path, change)
+
+
+def test_games_that_cannot_finish_fail_validation_at_the_rule_rows(project):
+    # the Contractual variant takes the calendar away; bots do not fulfil every Contract within 12 rounds
+    _set_rules(project / "sheets" / "buildit.xlsx", variant_contractual="yes", max_rounds=12)
+    result = run_cli("validate", "buildit", root=project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [line for line in result.stderr.splitlines() if "[play]" in line]
+    assert len(lines) == 1
+    assert lines[0].startswith("error sheets/buildit.xlsx › rules › B29 (value): 20 of 20 games (seeds ")
+    assert "did not finish: safety cap max_rounds hit in round 12" in lines[0]
+    assert "also sheets/buildit.xlsx › rules › B25 (value)" in lines[0]     # variant_contractual
+    assert "Traceback" not in result.stderr
+
+
+def test_the_default_data_plays_to_the_end(project):
+    result = run_cli("validate", "buildit", root=project)
+    assert result.returncode == 0, result.stderr
+    assert "validation passed" in result.stdout
+
+
+def _rulebook_text(root) -> str:
+    game = load_game("buildit", ROOT)
+    game = replace(game, data_files=(root / "sheets" / "buildit.xlsx",))
+    records = load_records(game, root, Report())
+    spec = next(c for c in game.components(records) if isinstance(c, RulebookSpec))
+    renderer = FaceRenderer(ROOT, game.template_dir, default_fonts())
+    figures = {name: renderer.layout(face.template, face.context, None, name, size_mm=face.size_mm)[0]
+               for name, face in spec.figures.items()}
+    buffer = BytesIO()
+    write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures,
+                   RulebookOptions(paper="a4", game_title="Build It"), ROOT)
+    with pdfplumber.open(buffer) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def test_the_rulebook_numbers_come_from_the_workbook(project):
+    before = _rulebook_text(project)
+    assert "Chaque joueur y prend 5 PO" in before and "Prenez 2 PO à la banque" in before
+    _set_rules(project / "sheets" / "buildit.xlsx", start_gold=7, income=3)
+    after = _rulebook_text(project)
+    assert "Chaque joueur y prend 7 PO" in after and "Prenez 3 PO à la banque" in after
+    # the example turn recomputes its gold from the new income: 4 + 3 = 7
+    assert "il a 7 PO" in after.replace("\n", " ")
