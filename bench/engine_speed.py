@@ -2,16 +2,15 @@
 
     .venv/bin/python bench/engine_speed.py [--games 500] [--players 4] [--bots heuristic] [--seed 0] [--min-rate 0]
 
-Each game g gets its own random.Random(seed + g), which samples every chance outcome by probability and feeds
-the bots. Prints games/s by wall clock and by CPU time (the machine is shared: CPU time is the engine's own
-speed), mean turns and engine steps per game, and how games ended. Any exception stops the run with the seed of
-the game and a traceback (exit 1); --min-rate R also fails when CPU-time games/s is below R.
+Games are played by pipeline.simulate.play, the driver of `pnp simulate`: game g gets random.Random(seed + g),
+which samples every chance outcome by probability and feeds the bots. Prints games/s by wall clock and by CPU time (the machine is shared: CPU time is the engine's own
+speed), mean turns and engine steps per game, and how games ended. A game that raised or got stuck stops the
+run with its seed (exit 1); --min-rate R also fails when CPU-time games/s is below R.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections import Counter
@@ -22,37 +21,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pipeline import PROJECT_ROOT  # noqa: E402
 from pipeline.errors import Report  # noqa: E402
 from pipeline.games import load_game  # noqa: E402
-from pipeline.games.buildit.bots import BOTS, sample  # noqa: E402
-from pipeline.games.buildit.engine import CHANCE, GameData, new_game  # noqa: E402
-from pipeline.games.buildit.schema import RULE_PARAMETERS  # noqa: E402
-from pipeline.params import read_parameters  # noqa: E402
+from pipeline.simulate import play  # noqa: E402  (the driver of `pnp simulate`: the loop we ship)
 from pipeline.validate import load_records  # noqa: E402
 
 
-def workbook_data() -> GameData:
+def workbook():
+    """Build It's Simulation record and validated records."""
     report = Report()
-    records = load_records(load_game("buildit", PROJECT_ROOT), PROJECT_ROOT, report)
+    game = load_game("buildit", PROJECT_ROOT)
+    records = load_records(game, PROJECT_ROOT, report)
     if report.errors:
         raise SystemExit(f"the workbook has errors: {report.errors}")
-    rows = {sheet: [dict(r.values) for r in records[sheet]] for sheet in ("contracts", "cities", "normal_cards")}
-    params = dict(read_parameters(records["rules"], RULE_PARAMETERS, Report()).values)
-    return GameData.from_rows(rows["contracts"], rows["cities"], rows["normal_cards"], params)
-
-
-def play(data: GameData, bots: list[str], seed: int) -> tuple[dict, int]:
-    """One game; (outcome, engine steps)."""
-    rng = random.Random(seed)
-    seats = [BOTS[name](seat) for seat, name in enumerate(bots)]
-    state, steps = new_game(data, len(bots)), 0
-    while True:
-        player = state.current_player()
-        if player >= 0:
-            state.apply_action(seats[player].choose(state, rng))
-        elif player == CHANCE:
-            state.apply_action(sample(state.chance_outcomes(), rng))
-        else:
-            return state.outcome(), steps
-        steps += 1
+    return game.simulation, records
 
 
 def main() -> int:
@@ -65,20 +45,19 @@ def main() -> int:
     args = parser.parse_args()
     names = args.bots.split(",")
     bots = names * args.players if len(names) == 1 else names
-    data = workbook_data()
-    play(data, bots, args.seed - 1)                       # warm-up: caches of shapes and placements
+    sim, records = workbook()
+    play(sim, records, len(bots), args.seed - 1, tuple(bots))      # warm-up: caches of shapes and placements
 
     turns = steps = 0
     ends = Counter()
     wall, cpu = time.perf_counter(), time.process_time()
     for game in range(args.games):
         seed = args.seed + game
-        try:
-            outcome, n = play(data, bots, seed)
-        except Exception:
-            print(f"FAILED: game seed {seed}, bots {bots}", file=sys.stderr)
-            raise
-        turns, steps = turns + outcome["turns"], steps + n
+        outcome = play(sim, records, len(bots), seed, tuple(bots))
+        if outcome["error"] or outcome["stuck"]:
+            print(f"FAILED: game seed {seed}, bots {bots}: {outcome['error'] or 'stuck'}", file=sys.stderr)
+            return 1
+        turns, steps = turns + outcome["turns"], steps + outcome["steps"]
         ends[outcome["end_reason"] + (f" (cap {outcome['cap']})" if outcome["cap"] else "")] += 1
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 
