@@ -121,41 +121,36 @@ def _board(game, laid, config: BuildConfig, progress) -> list[dict]:
     return written
 
 
-def _pages(game, laid, config: BuildConfig, progress) -> list[dict]:
-    from pipeline.render.pages import PageOptions, write_pages
-
-    spec, faces = laid.component, laid.faces
+def _per_paper(game, spec, config: BuildConfig, progress, kind: str, write) -> list[dict]:
+    """Home-printing files that are neither card sheets nor boards: one per paper, `write(buffer, paper)`."""
     written = []
     if "pnp" in config.formats:
         progress.start(f"{game.id}: {spec.id}", 1)
         for paper in config.papers:
             buffer = io.BytesIO()
-            info = write_pages(buffer, faces, PageOptions(paper=paper, game_title=game.title,
-                                                          component_title=spec.title))
+            info = write(buffer, paper)
             path = config.output / game.id / f"pnp-{paper}" / f"{spec.id}.pdf"
-            written.append(_entry(config, path, buffer.getvalue(), spec, info, kind="pages", format="pnp", paper=paper))
+            written.append(_entry(config, path, buffer.getvalue(), spec, info, kind=kind, format="pnp", paper=paper))
         progress.advance()
     return written
+
+
+def _pages(game, laid, config: BuildConfig, progress) -> list[dict]:
+    from pipeline.render.pages import PageOptions, write_pages
+
+    spec = laid.component
+    return _per_paper(game, spec, config, progress, "pages", lambda buffer, paper: write_pages(
+        buffer, laid.faces, PageOptions(paper=paper, game_title=game.title, component_title=spec.title)))
 
 
 def _rulebook(game, laid, config: BuildConfig, progress) -> list[dict]:
     from pipeline.render.fonts import default_fonts
     from pipeline.render.rulebook import RulebookOptions, write_rulebook
 
-    spec, figures = laid.component, laid.faces
-    written = []
-    if "pnp" in config.formats:
-        progress.start(f"{game.id}: {spec.id}", 1)
-        for paper in config.papers:
-            buffer = io.BytesIO()
-            options = RulebookOptions(paper=paper, game_title=game.title, fonts=default_fonts())
-            info = write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures, options,
-                                  config.root)
-            path = config.output / game.id / f"pnp-{paper}" / f"{spec.id}.pdf"
-            written.append(_entry(config, path, buffer.getvalue(), spec, info, kind="rulebook", format="pnp",
-                                  paper=paper))
-        progress.advance()
-    return written
+    spec = laid.component
+    return _per_paper(game, spec, config, progress, "rulebook", lambda buffer, paper: write_rulebook(
+        buffer, game.template_dir / spec.source, spec.context, laid.faces,
+        RulebookOptions(paper=paper, game_title=game.title, fonts=default_fonts()), config.root))
 
 
 def _plain(info: dict) -> dict:
