@@ -182,7 +182,9 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
              players: Optional[int] = typer.Option(None, help="Players (default: the game's usual number)."),
              bots: Optional[str] = typer.Option(None, help="One bot for every seat, or one per seat: a,b,c."),
              workers: int = typer.Option(1, min=1, max=64, help="Processes that play games side by side."),
-             replay: Optional[int] = typer.Option(None, min=0, help="Play exactly the game with this game seed.")
+             replay: Optional[int] = typer.Option(None, min=0, help="Play exactly the game with this game seed."),
+             rule: Optional[list[str]] = typer.Option(None, help="Change a rule parameter for this run, "
+                                                               "NAME=VALUE (repeatable), e.g. mode=duel.")
              ) -> None:
     """Play complete games with bots: win rate by seat, scores, length; writes output/<game>/simulation/."""
     from rich.table import Table
@@ -214,6 +216,14 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         _usage(f"{game!r} has no rules engine, so there is nothing to simulate")
     report = Report()
     records = load_records(module, PROJECT_ROOT, report)
+    overrides = _rule_overrides(rule or [])
+    if records is not None and overrides:
+        try:
+            records = driver.with_rules(records, overrides)
+        except ValueError as exc:
+            _usage(f"--rule: {exc}")
+        module.rule_checks(records, report)       # the changed values are checked like workbook cells
+        records = None if report.errors else records
     _print_problems(report)
     if records is None:
         out("validation failed: nothing was simulated")
@@ -241,7 +251,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         raise typer.Exit(0 if result.ok else 1)
     with _progress() as progress:
         result = driver.simulate(sim, records, games, seed, players, seats, workers, progress,
-                                 source=driver.GameSource(game, str(PROJECT_ROOT)))
+                                 source=driver.GameSource(game, str(PROJECT_ROOT), rules=overrides))
     out(f"[bold]{module.title}[/bold]: {games} games, seed {seed}, {players} players; "
         f"{result.finished} finished by the rules")
     if result.finished:
@@ -262,6 +272,16 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     for name in ("report.md", "report.pdf"):
         print(f"wrote {(folder / name).relative_to(PROJECT_ROOT)}")
     raise typer.Exit(0 if result.ok else 1)
+
+
+def _rule_overrides(items: list[str]) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            _usage(f"--rule takes NAME=VALUE, not {item!r}")
+        pairs.append((name.strip(), value.strip()))
+    return tuple(pairs)
 
 
 def main() -> None:

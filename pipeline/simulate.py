@@ -118,7 +118,25 @@ def _record(state, seed: int, steps: int, stuck: bool = False, error: dict | Non
 
 # --- many games, in batches ---------------------------------------------------------------------------------
 
-def load_simulation(game: str, root: str) -> tuple[Simulation, Records]:
+def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
+    """The records with some `rules` sheet values replaced (`pnp simulate --rule mode=duel`): the same typing
+    and checks apply to them as to the workbook's own cells. ValueError names an unknown parameter."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    if not rules:
+        return records
+    wanted = dict(rules)
+    known = {rec.get("parameter") for rec in records.get("rules", ())}
+    unknown = sorted(set(wanted) - known)
+    if unknown:
+        raise ValueError(f"unknown rule parameter {', '.join(unknown)} (known: {', '.join(sorted(map(str, known)))})")
+    rows = [replace(rec, values=MappingProxyType({**rec.values, "value": wanted[rec.get("parameter")]}))
+            if rec.get("parameter") in wanted else rec for rec in records["rules"]]
+    return {**records, "rules": rows}
+
+
+def load_simulation(game: str, root: str, rules: tuple[tuple[str, str], ...] = ()) -> tuple[Simulation, Records]:
     """A registered game's Simulation and validated records (stages 1–5), for a worker process."""
     from pipeline.games import load_game
     from pipeline.validate import load_records
@@ -128,6 +146,7 @@ def load_simulation(game: str, root: str) -> tuple[Simulation, Records]:
     records = load_records(module, Path(root), report)
     if records is None:
         raise PipelineError(report.errors)
+    records = with_rules(records, rules)
     if module.simulation is None:
         raise PipelineError(Problem(game, "this game has no rules engine to simulate", "usage"))
     return module.simulation, records
@@ -139,7 +158,8 @@ class GameSource:
 
     game: str
     root: str
-    loader: Callable[[str, str], tuple[Simulation, Records]] = load_simulation
+    loader: Callable[..., tuple[Simulation, Records]] = load_simulation
+    rules: tuple[tuple[str, str], ...] = ()       # `--rule` overrides, applied in every worker too
 
 
 @dataclass(frozen=True)
@@ -158,7 +178,9 @@ _LOADED: dict[GameSource, tuple[Simulation, Records]] = {}     # per worker proc
 def run_batch(batch: Batch) -> list[dict]:
     """Play a batch in any process: the game is rebuilt from its source once per process."""
     if batch.source not in _LOADED:
-        _LOADED[batch.source] = batch.source.loader(batch.source.game, batch.source.root)
+        source = batch.source
+        _LOADED[source] = (source.loader(source.game, source.root, source.rules) if source.rules
+                           else source.loader(source.game, source.root))
     return play_batch(*_LOADED[batch.source], batch)
 
 
@@ -269,6 +291,19 @@ def play_stage(sim: Simulation | None, records: Records, report: Report, games: 
     return result
 
 
+def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:
+    """The cells behind an outcome's "blame" pairs: ["rules", parameter] -> its value cell, [sheet, row id]
+    -> that row. Games use it as their Simulation.blame."""
+    refs = []
+    for sheet, key in outcome.get("blame", ()):
+        for rec in records.get(sheet, ()):
+            if sheet == "rules" and rec.get("parameter") == key:
+                refs.append(rec.at("value"))
+            elif rec.get("id") == key:
+                refs.append(rec.ref)
+    return refs
+
+
 def _blame(sim: Simulation, records: Records, outcome: dict) -> list:
     try:
         return list(sim.blame(records, outcome) or ())
@@ -290,6 +325,6 @@ def to_plain(result: SimulationResult) -> dict:
     return data
 
 
-__all__ = ["Batch", "GameSource", "SimulationResult", "check_settings", "flag_of", "game_seed", "load_simulation",
+__all__ = ["Batch", "GameSource", "SimulationResult", "blame_rows", "check_settings", "with_rules", "flag_of", "game_seed", "load_simulation",
            "play", "play_batch", "play_stage", "replay", "run_batch", "simulate", "summarise", "to_plain",
            "what_happened", "wilson"]

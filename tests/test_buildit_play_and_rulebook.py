@@ -67,3 +67,24 @@ def test_the_rulebook_numbers_come_from_the_workbook(project):
     assert "Chaque joueur y prend 7 PO" in after and "Prenez 3 PO à la banque" in after
     # the example turn recomputes its gold from the new income: 4 + 3 = 7
     assert "il a 7 PO" in after.replace("\n", " ")
+
+
+def test_simulate_with_a_changed_rule_checks_it_like_a_cell(project):
+    bad = run_cli("simulate", "buildit", "--games", "5", "--rule", "income=lots", root=project)
+    assert bad.returncode == 1
+    assert "error sheets/buildit.xlsx › rules › B7 (value): income: 'lots' is not a whole number [type]" in bad.stderr
+    unknown = run_cli("simulate", "buildit", "--games", "5", "--rule", "incom=3", root=project)
+    assert unknown.returncode == 2 and "unknown rule parameter incom" in unknown.stderr
+    assert "Traceback" not in bad.stderr + unknown.stderr
+
+
+def test_simulate_a_rule_change_changes_the_games(project):
+    def mean_built(*rule: str) -> float:
+        result = run_cli("simulate", "buildit", "--games", "30", "--seed", "4", *rule, root=project)
+        assert result.returncode == 0, result.stderr
+        report = (project / "output" / "buildit" / "simulation" / "report.md").read_text(encoding="utf-8")
+        line = next(line for line in report.splitlines() if line.startswith("| built_plots |"))
+        return float(line.split("|")[2])
+
+    # more income, more buildings: the override reaches the engine
+    assert mean_built("--rule", "income=6") > mean_built() + 3

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pipeline.errors import SourceRef
 from pipeline.games.base import Records, Simulation
 from pipeline.games.buildit import engine
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.buildit.checks import gold_distribution
+from pipeline.simulate import blame_rows
 
 
 def _rows(records: Records, sheet: str) -> list[dict]:
@@ -39,17 +39,5 @@ def nominal(records: Records) -> dict[str, float]:
             "gold_from_coin_gain/drawn_normal": float(gold["normal"][1])}
 
 
-def blame(records: Records, outcome: dict) -> list[SourceRef]:
-    """The cells behind a game that could not finish: [sheet, row id or rule parameter] pairs."""
-    refs = []
-    for sheet, key in outcome.get("blame", ()):
-        for rec in records.get(sheet, ()):
-            if sheet == "rules" and rec.get("parameter") == key:
-                refs.append(rec.at("value"))
-            elif rec.get("id") == key:
-                refs.append(rec.ref)
-    return refs
-
-
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=4,
-                        nominal=nominal, blame=blame)
+                        nominal=nominal, blame=blame_rows)
