@@ -1,0 +1,1 @@
+"""All-Star Draft: a hockey drafting game for 2–6 managers (shared/games/all-star-draft.md)."""

@@ -1,0 +1,145 @@
+"""All-Star Draft's sheets (shared/games/all-star-draft.md §6): column specs and rule parameters."""
+
+from __future__ import annotations
+
+from pipeline.schema import Column, SheetSpec
+
+ATTRIBUTES = ("symbol", "number", "species")
+SIDES = ("2-4", "5-6")                      # the two faces of a Tie-Breakers card, by number of managers
+ICONS = ("unusual_count", "not_for_2", "straight_beats_5", "full_house_beats_5", "all_symbols_beats_5")
+MODES = ("classic", "heritage", "duel", "open_market")
+# ColorADD (Miguel Neiva's colour-identification code): the three primaries as glyphs, their combinations,
+# black and white frames, and the light/dark modifiers. One code per species (ASD-A16).
+COLORADD = ("yellow", "blue", "red", "green", "orange", "purple", "brown", "grey", "black", "white",
+            "light_blue", "dark_blue", "light_green", "dark_green", "pink", "dark_red", "light_orange",
+            "dark_orange", "light_purple", "dark_purple", "light_yellow", "dark_yellow", "light_grey",
+            "dark_grey", "light_brown", "dark_brown")
+
+_ID = "Identifier: lower-case letters, digits and _ (used in logs, tests and file names)."
+_ART = "Optional art file (SVG, PNG or JPEG) relative to templates/allstar/; empty = the project's own drawing."
+
+SPECIES = SheetSpec(
+    name="species", id_column="id",
+    doc="The 12 species of hockey players: name, card colour and its ColorADD code.",
+    columns=(
+        Column("id", doc=_ID),
+        Column("name", doc="Name printed on the cards (French).", max_length=24),
+        Column("colour", "color", doc="Card colour, #RRGGBB (never the only carrier: the ColorADD code and "
+                                      "the name are printed too)."),
+        Column("coloradd_code", "enum", choices=COLORADD, doc="ColorADD code of the colour, printed as an icon."),
+        Column("art", "path", required=False, doc=_ART),
+    ),
+)
+
+SYMBOLS = SheetSpec(
+    name="symbols", id_column="id",
+    doc="The 5 equipment symbols.",
+    columns=(
+        Column("id", doc=_ID),
+        Column("name", doc="Name (French), printed beside the icon.", max_length=20),
+        Column("icon", "path", required=False, doc="Optional icon file; empty = templates/allstar/icons/<id>.svg."),
+    ),
+)
+
+HOCKEY = SheetSpec(
+    name="hockey", id_column="id", unique_together=("species", "number"),
+    doc="The 108 hockey cards: one per species and number 1–9, each with one equipment symbol.",
+    columns=(
+        Column("id", doc=_ID + " E.g. bear_4."),
+        Column("species", doc="Species id (sheet species)."),
+        Column("number", "int", min=1, max=9, doc="Number 1–9."),
+        Column("symbol", doc="Equipment symbol id (sheet symbols)."),
+    ),
+)
+
+ORDERS = SheetSpec(
+    name="orders", unique_together=("side", "attribute", "position"),
+    doc="For each Tie-Breakers side, the value order of each attribute, strongest (position 1) first.",
+    columns=(
+        Column("side", "enum", choices=SIDES, doc="2-4 or 5-6: the side of the Tie-Breakers card."),
+        Column("attribute", "enum", choices=ATTRIBUTES, doc="symbol, number or species."),
+        Column("position", "int", min=1, max=12, doc="1 = top of the column = strongest."),
+        Column("value", doc="A symbol id, a number 1–9, or a species id."),
+    ),
+)
+
+TIEBREAK_SIDES = SheetSpec(
+    name="tiebreak_sides", id_column="side",
+    doc="Which attribute is gold, silver and bronze on each side of the Tie-Breakers card (ASD-A1).",
+    columns=(
+        Column("side", "enum", choices=SIDES, doc="2-4 or 5-6."),
+        Column("gold", "enum", choices=ATTRIBUTES, doc="The strongest criterion."),
+        Column("silver", "enum", choices=ATTRIBUTES, doc="The second criterion."),
+        Column("bronze", "enum", choices=ATTRIBUTES, doc="The third criterion."),
+    ),
+)
+
+_POINTS = tuple(Column(f"p{rank}", "int", min=0, max=99, doc=f"Supporters for rank {rank} "
+                       f"(with N managers, ranks 1..N use p1..pN).") for rank in range(1, 7))
+
+ARENAS = SheetSpec(
+    name="arenas", id_column="id",
+    doc="The 15 arenas: supporter points per rank and special icons.",
+    columns=(
+        Column("id", doc=_ID),
+        Column("name", doc="Arena name printed on the card (French).", max_length=30),
+        *_POINTS,
+        Column("icons", required=False, doc="Special icons, comma separated: " + ", ".join(ICONS) + "."),
+        Column("text", required=False, max_length=120, doc="Flavour text (French)."),
+    ),
+)
+
+PLAYOFF_POINTS = SheetSpec(
+    name="playoff_points", unique_together=("managers", "rank"),
+    doc="Supporters for the final playoff rank, per number of managers (ASD-A8: provisional values).",
+    columns=(
+        Column("managers", "int", min=2, max=6, doc="Number of managers, 2–6."),
+        Column("rank", "int", min=1, max=6, doc="Final playoff rank, 1 = playoff winner."),
+        Column("points", "int", min=0, max=99, doc="Supporters scored."),
+    ),
+)
+
+RULES = SheetSpec(
+    name="rules", id_column="parameter",
+    doc="Rule parameters: change a value here to change the game.",
+    columns=(
+        Column("parameter", doc="Parameter name (fixed list; see the description column)."),
+        Column("value", doc="Value: a number, yes/no, or one of the listed words."),
+        Column("description", required=False, doc="What the parameter means (free text)."),
+    ),
+)
+
+
+def _p(name, type_, doc, **kw) -> Column:
+    return Column(name, type_, doc=doc, **kw)
+
+
+RULE_PARAMETERS = (
+    _p("players_min", "int", "Fewest managers.", min=2, max=6),
+    _p("players_max", "int", "Most managers.", min=2, max=6),
+    _p("rounds", "int", "Regular-season rounds (arenas revealed: 1, 2, 3…).", min=1, max=5),
+    _p("hand_size", "int", "Hockey cards dealt to each manager per round (standard draft).", min=2, max=12),
+    _p("team_size", "int", "Cards in a team.", min=2, max=8),
+    _p("species_per_manager", "int", "Species put in the deck per manager (standard draft).", min=1, max=3),
+    _p("tickets_2", "int", "Playoff tickets per manager with 2 managers.", min=0, max=4),
+    _p("tickets_3", "int", "Playoff tickets per manager with 3 managers.", min=0, max=4),
+    _p("tickets_4plus", "int", "Playoff tickets per manager with 4 to 6 managers.", min=0, max=4),
+    _p("ticket_bonus_2", "int", "Supporters per unused ticket with 2 managers.", min=0, max=20),
+    _p("ticket_bonus_3", "int", "Supporters per unused ticket with 3 managers.", min=0, max=20),
+    _p("swaps_per_round", "enum", "per_team (one swap per earlier team) or one_total.",
+       choices=("per_team", "one_total")),
+    _p("playoff_weakest_by", "enum", "power (ties go to a shootout) or full_key (the whole tie-break).",
+       choices=("power", "full_key")),
+    _p("min_substitution", "int", "Fewest cards replaced after a playoff confrontation.", min=1, max=5),
+    _p("max_substitution", "int", "Most cards replaced after a playoff confrontation.", min=1, max=5),
+    _p("mode", "enum", "2-manager draft: classic, heritage, duel or open_market (classic for 3+).",
+       choices=MODES),
+    _p("duo_hand_size", "int", "Hand size in the Heritage and Duel modes.", min=3, max=12),
+    _p("duo_species", "int", "Species in the deck for Heritage and Duel.", min=3, max=12),
+    _p("open_market_species", "int", "Species in the deck for Open Market.", min=3, max=12),
+    _p("final_tiebreak_includes_ticket_bonus", "bool", "The ticket bonus counts as playoff supporters in "
+       "the final tie-break."),
+    _p("track_length", "int", "Spaces on the Fan Zone supporter track (the second token marks laps).",
+       min=10, max=100),
+    _p("max_steps", "int", "Safety cap: engine steps in one game.", min=100, max=1000000),
+)
