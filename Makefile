@@ -26,6 +26,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/engine_speed.py --games 1000
+	$(BIN)/python bench/allstar_speed.py --games 1000 --all
 
 clean:
 	rm -rf output

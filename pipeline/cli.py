@@ -252,7 +252,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     with _progress() as progress:
         result = driver.simulate(sim, records, games, seed, players, seats, workers, progress,
                                  source=driver.GameSource(game, str(PROJECT_ROOT), rules=overrides))
-    out(f"[bold]{module.title}[/bold]: {games} games, seed {seed}, {players} players; "
+    out(f"[bold]{module.title}[/bold]{' (' + ', '.join(f'{k}={v}' for k, v in overrides) + ')' if overrides else ''}: "
+        f"{games} games, seed {seed}, {players} players; "
         f"{result.finished} finished by the rules")
     if result.finished:
         show(report_of.seat_rows(result), "Win rate by seat (a shared win counts 1/k; 95 % Wilson interval)")
@@ -267,8 +268,9 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     folder = PROJECT_ROOT / "output" / module.id / "simulation"
     from pipeline.render.fonts import default_fonts
 
-    report_of.write_markdown(result, folder / "report.md", module.title, game=game)
-    report_of.write_pdf(result, folder / "report.pdf", module.title, default_fonts())
+    title = module.title + (f" ({', '.join(f'{k}={v}' for k, v in overrides)})" if overrides else "")
+    report_of.write_markdown(result, folder / "report.md", title, game=game)
+    report_of.write_pdf(result, folder / "report.pdf", title, default_fonts())
     for name in ("report.md", "report.pdf"):
         print(f"wrote {(folder / name).relative_to(PROJECT_ROOT)}")
     raise typer.Exit(0 if result.ok else 1)

@@ -27,7 +27,10 @@ returns (list[float], games that finished), index (position in the run).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
+import operator
 import random
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -55,22 +58,25 @@ def play(sim: Simulation, records: Records, players: int, seed: int, bots: tuple
     rng = random.Random(seed)
     state, steps, phase, seat = None, 0, "setup", None
     try:
-        seats = [sim.bots[name](index) for index, name in enumerate(bots)]
+        choose = [sim.bots[name](index).choose for index, name in enumerate(bots)]
         state = sim.new_game(records, players)
-        while not state.is_terminal():
+        # bound methods looked up once: this loop is the hot path of every simulation
+        over, current, chances, apply = (state.is_terminal, state.current_player, state.chance_outcomes,
+                                         state.apply_action)
+        while not over():
             if steps >= max_steps:
                 return _record(state, seed, steps, stuck=True)
-            phase, seat = "engine", state.current_player()
+            phase, seat = "engine", current()
             if seat == CHANCE:
                 phase = "chance"
-                action = _sample(state.chance_outcomes(), rng)
+                action = _sample(chances(), rng)
             elif 0 <= seat < players:
                 phase = "bot"
-                action = seats[seat].choose(state, rng)
+                action = choose[seat](state, rng)
             else:
                 raise RuntimeError(f"current_player() is {seat!r} but the game is not over")
             phase = "engine"
-            state.apply_action(action)
+            apply(action)
             steps += 1
         phase = "end"
         record = _record(state, seed, steps)
@@ -84,17 +90,20 @@ def play(sim: Simulation, records: Records, players: int, seed: int, bots: tuple
         return _record(state, seed, steps, error=error)
 
 
+_PROBABILITY = operator.itemgetter(1)
+
+
 def _sample(outcomes: list[tuple[Any, float]], rng: random.Random) -> Any:
     if not outcomes:
         raise RuntimeError("a chance node has no outcomes")
-    total = math.fsum(p for _, p in outcomes)
-    if abs(total - 1.0) > 1e-6 or any(p < 0 for _, p in outcomes):
+    probabilities = list(map(_PROBABILITY, outcomes))        # C-speed: a deal is one node per card
+    total = math.fsum(probabilities)
+    if abs(total - 1.0) > 1e-6 or min(probabilities) < 0:
         raise ValueError(f"chance probabilities must be ≥ 0 and sum to 1 (they sum to {total:.6g})")
-    draw, cumulative = rng.random() * total, 0.0
-    for outcome, probability in outcomes:
-        cumulative += probability
-        if draw < cumulative:
-            return outcome
+    # the first outcome whose running sum exceeds the draw (running sums added left to right, as a loop would)
+    index = bisect.bisect_right(list(itertools.accumulate(probabilities)), rng.random() * total)
+    if index < len(outcomes):
+        return outcomes[index][0]
     return next(o for o, p in reversed(outcomes) if p > 0)      # float rounding at the very top
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pikepdf
@@ -13,8 +11,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import ROOT, edit_workbook, run_cli
-
-PDFCHECK = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
+from tests.printcheck import PDFCHECK, check_every_pdf, pdfcheck
 DECKS = {"cities": 5, "contracts": 20, "normal": 65}
 
 
@@ -30,44 +27,16 @@ def built(tmp_path_factory) -> Path:
     return root / "output" / "buildit"
 
 
-def pdfcheck(path: Path, *args: str) -> dict:
-    result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", "--json", str(path), *args],
-                            capture_output=True, text=True, timeout=300)
-    data = json.loads(result.stdout)
-    report = data["files"][0] if "files" in data else data[0] if isinstance(data, list) else data
-    return {"exit": result.returncode, "report": report}
-
-
 def card_pdfs(out: Path) -> list[Path]:
     return sorted(out.glob("pnp-*/*.pdf"))
-
-
-def _pdfcheck_args(entry: dict, sizes: dict) -> list[str]:
-    """What pdfcheck should expect of one output, from the build report's entry."""
-    single = ["--duplex", "off"]
-    if entry["kind"] == "cards":
-        card = ["--expect-card", "x".join(f"{v:g}" for v in sizes[entry["component"]])]
-        if entry["format"] == "print":
-            return card + single
-        return card + ["--paper", entry["paper"]] + (single if entry["backs_mode"] == "none" else [])
-    if entry["kind"] == "board" and entry["format"] == "print":
-        return single + ["--expect-card", "x".join(f"{v:g}" for v in sizes[entry["component"]]), "--bleed", "3"]
-    return single + ["--paper", entry["paper"]]
 
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")
 def test_pdfcheck_passes_on_every_pdf(built):
     """Every card sheet, tile, page and rulebook of the report, with the card size it must find."""
-    data = json.loads((built / "report.json").read_text())
-    sizes = {c["id"]: c["size_mm"] for c in data["components"] if c["size_mm"]}
-    pdfs = [entry for entry in data["outputs"] if entry["format"] != "png"]
-    kinds = {(entry["kind"], entry["format"]) for entry in pdfs}
+    kinds = check_every_pdf(built)
     assert {("cards", "pnp"), ("cards", "print"), ("board", "pnp"), ("board", "print"), ("pages", "pnp"),
             ("rulebook", "pnp")} <= kinds
-    for entry in pdfs:
-        checked = pdfcheck(built.parent.parent / entry["path"], *_pdfcheck_args(entry, sizes))
-        errors = [f for f in checked["report"]["findings"] if f["severity"] == "error"]
-        assert checked["exit"] == 0 and not errors, (entry["path"], errors)
 
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")

@@ -16,7 +16,14 @@ def _buildit(root: Path) -> GameModule:
     return game_module(root)
 
 
+def _allstar(root: Path) -> GameModule:
+    from pipeline.games.allstar.module import game_module
+
+    return game_module(root)
+
+
 REGISTRY = {
+    "allstar": _allstar,
     "buildit": _buildit,
 }
 

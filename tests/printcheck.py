@@ -1,0 +1,46 @@
+"""Running shared/tools/pdfcheck.py (the independent print preflight) on what a build wrote."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+PDFCHECK = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
+MISSING = "shared/tools/pdfcheck.py is not beside the checkout"
+
+
+def pdfcheck(path: Path, *args: str) -> dict:
+    result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", "--json", str(path), *args],
+                            capture_output=True, text=True, timeout=300)
+    data = json.loads(result.stdout)
+    report = data["files"][0] if "files" in data else data[0] if isinstance(data, list) else data
+    return {"exit": result.returncode, "report": report}
+
+
+def pdfcheck_args(entry: dict, sizes: dict) -> list[str]:
+    """What pdfcheck should expect of one output, from the build report's entry."""
+    single = ["--duplex", "off"]
+    size = "x".join(f"{v:g}" for v in sizes.get(entry["component"]) or ())
+    if entry["kind"] == "cards":
+        if entry["format"] == "print":
+            return ["--expect-card", size] + single
+        return ["--expect-card", size, "--paper", entry["paper"]] + (single if entry["backs_mode"] == "none" else [])
+    if entry["kind"] == "board" and entry["format"] == "print":
+        return single + ["--expect-card", size, "--bleed", "3"]
+    return single + ["--paper", entry["paper"]]
+
+
+def check_every_pdf(game_output: Path) -> set[tuple[str, str]]:
+    """pdfcheck on every PDF of a game's report; returns the (kind, format) pairs seen. Fails on an error."""
+    data = json.loads((game_output / "report.json").read_text())
+    sizes = {c["id"]: c["size_mm"] for c in data["components"] if c["size_mm"]}
+    pdfs = [entry for entry in data["outputs"] if entry["format"] != "png"]
+    for entry in pdfs:
+        checked = pdfcheck(game_output.parent.parent / entry["path"], *pdfcheck_args(entry, sizes))
+        errors = [f for f in checked["report"]["findings"] if f["severity"] == "error"]
+        assert checked["exit"] == 0 and not errors, (entry["path"], errors)
+    return {(entry["kind"], entry["format"]) for entry in pdfs}

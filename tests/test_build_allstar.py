@@ -1,0 +1,70 @@
+"""All-Star Draft end to end, as a user runs it: `pnp build allstar` on a project copy, measured from the files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("project")
+    for name in ("sheets", "templates", "fonts"):
+        shutil.copytree(ROOT / name, root / name)
+    result = run_cli("build", "allstar", "--paper", "all", "--format", "pnp", "--ink-saver", root=root)
+    assert result.returncode == 0, result.stderr
+    return root / "output" / "allstar"
+
+
+def test_every_component_is_built_with_its_count(built):
+    data = json.loads((built / "report.json").read_text())
+    counts = {c["id"]: (c["kind"], c["count"]) for c in data["components"]}
+    assert counts == {
+        "hockey": ("cards", 108), "arenas": ("cards", 15), "fanzones": ("cards", 7), "tiebreak": ("cards", 6),
+        "playoff": ("cards", 2), "buses": ("cards", 18), "supporters": ("cards", 12), "tickets": ("cards", 4),
+        "aid": ("pages", 1), "rulebook": ("rulebook", 1)}
+    assert any(line.startswith("20 games of 4 players") for line in data["play"])
+
+
+def test_tie_breaker_backs_are_the_other_side(built):
+    """The 2–4 side prints on the fronts, the 5–6 side on their duplex backs."""
+    with pdfplumber.open(built / "pnp-a4" / "tiebreak.pdf") as pdf:
+        front, back = (pdf.pages[0].extract_text(), pdf.pages[1].extract_text())
+    assert "2 à 4 managers" in front and "5 à 6 managers" not in front
+    assert "5 à 6 managers" in back and "2 à 4 managers" not in back
+
+
+def test_a_face_down_bus_reveals_nothing(built):
+    """Every bus back is the same word: no value, no colour letter (buses are placed face down)."""
+    with pdfplumber.open(built / "pnp-a4" / "buses.pdf") as pdf:
+        lines = pdf.pages[1].extract_text().splitlines()[1:-1]          # without the header and the footer
+    assert {word for line in lines for word in line.split()} == {"BUS"}
+    assert sum(line.split().count("BUS") for line in lines) == 18
+
+
+@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
+def test_pdfcheck_passes_on_every_pdf(built):
+    kinds = check_every_pdf(built)
+    assert {("cards", "pnp"), ("pages", "pnp"), ("rulebook", "pnp")} <= kinds
+
+
+@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
+def test_hockey_cards_measure_poker_and_backs_mirror(built):
+    checked = pdfcheck(built / "pnp-a4" / "hockey.pdf", "--expect-card", "63.5x88.9", "--paper", "a4")
+    pages = checked["report"]["pages"]
+    assert len(pages) == 2 * 14                  # 108 cards, 8 per A4 page, duplex
+    total = 0
+    for front, back in zip(pages[0::2], pages[1::2]):
+        fronts = [c for c in front["cards"]["cards"] if c["occupied"]]
+        backs = [c for c in back["cards"]["cards"] if c["occupied"]]
+        total += len(fronts)
+        mirrored = sorted((round(210 - c["x_mm"] - c["w_mm"], 1), round(c["y_mm"], 1)) for c in fronts)
+        assert mirrored == sorted((round(c["x_mm"], 1), round(c["y_mm"], 1)) for c in backs)
+    assert total == 108
