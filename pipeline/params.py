@@ -7,7 +7,22 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from pipeline.errors import Report, SourceRef
-from pipeline.schema import Column, Record, _blank, _coerce, _suggest
+from pipeline.schema import Column, Record, SheetSpec, _blank, _coerce, _suggest
+
+RULES_SHEET = SheetSpec(
+    name="rules", id_column="parameter",
+    doc="Rule parameters: change a value here to change the game.",
+    columns=(
+        Column("parameter", doc="Parameter name (fixed list; see the description column)."),
+        Column("value", doc="Value: a number, yes/no, or one of the listed words."),
+        Column("description", required=False, doc="What the parameter means (free text)."),
+    ),
+)
+
+
+def parameter(name: str, type_: str, doc: str, **kw) -> Column:
+    """One rule parameter: typed and bounded like a column, documented for the designer."""
+    return Column(name, type_, doc=doc, **kw)
 
 
 @dataclass(frozen=True)

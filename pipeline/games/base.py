@@ -111,6 +111,16 @@ class Simulation:
     blame: Callable[[Records, dict], list[SourceRef]] = lambda records, outcome: []   # rows behind a stuck game
 
 
+def staged_checks(check_rows: Callable[[Records, Report], None], check_rules: Callable[[Records, Report], None]
+                  ) -> Callable[[Records, Report], None]:
+    """Stage 3 (rows together), then stage 5 (rules) only when the rows are clean."""
+    def run(records: Records, report: Report) -> None:
+        check_rows(records, report)
+        if not report.errors:
+            check_rules(records, report)
+    return run
+
+
 @dataclass(frozen=True)
 class GameModule:
     id: str

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import Report
 from pipeline.games.allstar import checks, components
 from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES, SYMBOLS,
                                            TIEBREAK_SIDES)
-from pipeline.games.base import GameModule, Records
+from pipeline.games.base import GameModule, staged_checks
 from pipeline.manifest import COMPONENTS_SPEC
-
-
-def _rule_checks(records: Records, report: Report) -> None:
-    checks.check_rows(records, report)
-    if not report.errors:
-        checks.check_rules(records, report)
 
 
 def game_module(root: Path) -> GameModule:
@@ -28,7 +21,7 @@ def game_module(root: Path) -> GameModule:
         sheets=(SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, COMPONENTS_SPEC),
         template_dir=root / "templates" / "allstar",
         components=components.components,
-        rule_checks=_rule_checks,
+        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=SIMULATION,
     )

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import Report
-from pipeline.games.base import GameModule, Records
+from pipeline.games.base import GameModule, staged_checks
 from pipeline.games.buildit import checks, components
 from pipeline.games.buildit.schema import CITIES, CONTRACTS, NORMAL_CARDS, RULES
 from pipeline.manifest import COMPONENTS_SPEC
-
-
-def _rule_checks(records: Records, report: Report) -> None:
-    checks.check_rows(records, report)
-    if not report.errors:
-        checks.check_rules(records, report)
 
 
 def game_module(root: Path) -> GameModule:
@@ -25,7 +18,7 @@ def game_module(root: Path) -> GameModule:
         sheets=(CITIES, CONTRACTS, NORMAL_CARDS, RULES, COMPONENTS_SPEC),
         template_dir=root / "templates" / "buildit",
         components=components.components,
-        rule_checks=_rule_checks,
+        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=_simulation(),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.params import RULES_SHEET, parameter
 from pipeline.schema import Column, SheetSpec
 
 REWARD_TYPES = ("gold", "points", "immunity")
@@ -70,19 +71,8 @@ NORMAL_CARDS = SheetSpec(
     ),
 )
 
-RULES = SheetSpec(
-    name="rules", id_column="parameter",
-    doc="Rule parameters: change a value here to change the game.",
-    columns=(
-        Column("parameter", doc="Parameter name (fixed list; see the description column)."),
-        Column("value", doc="Value: a number, yes/no, or one of the listed words."),
-        Column("description", required=False, doc="What the parameter means (free text)."),
-    ),
-)
-
-
-def _p(name, type_, doc, **kw) -> Column:
-    return Column(name, type_, doc=doc, **kw)
+RULES = RULES_SHEET
+_p = parameter
 
 
 RULE_PARAMETERS = (
