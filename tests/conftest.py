@@ -20,12 +20,25 @@ from pipeline.validate import load_records
 ROOT = PROJECT_ROOT
 
 
+def copy_project(folder: Path) -> Path:
+    """sheets/, templates/ and fonts/ copied into `folder`: a project a test may damage or build."""
+    for name in ("sheets", "templates", "fonts"):
+        shutil.copytree(ROOT / name, folder / name)
+    return folder
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A copy of sheets/, templates/ and fonts/ in a temporary project folder."""
-    for name in ("sheets", "templates", "fonts"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    return tmp_path
+    return copy_project(tmp_path)
+
+
+def built_game(tmp_path_factory, game: str, *options: str) -> Path:
+    """`pnp build GAME OPTIONS` on a fresh project copy; its output/<game>/ folder."""
+    root = copy_project(tmp_path_factory.mktemp("project"))
+    result = run_cli("build", game, *options, root=root)
+    assert result.returncode == 0, result.stderr
+    return root / "output" / game
 
 
 def edit_workbook(path: Path, change) -> None:

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.games.allstar.bots import BOTS, DraftBot, RandomBot, best_team, play_game, run, sample
+from pipeline.games.allstar.bots import BOTS, DraftBot, RandomBot, best_team
+from tests.playout import play, run, sample
 from pipeline.games.allstar.engine import (
     CHANCE, TERMINAL, GameData, State, arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house,
     is_straight, new_game, power, single_key, team_key,
@@ -649,3 +650,11 @@ def test_the_workbook_plays_every_count_and_mode():
     for mode in ("heritage", "duel", "open_market"):
         for seed in range(20):
             assert play_game(real, 2, seed, mode=mode)["end_reason"] == "season"
+
+
+def play_game(data, players: int, seed: int, bots=None, mode: str | None = None) -> dict:
+    """One seeded game by the named bots (default all draft); its outcome dict."""
+    names = bots or ("draft",) * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bots for {players} players")
+    return play(new_game(data, players, mode), BOTS, names, seed)

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pdfplumber
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import built_game
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("project")
-    for name in ("sheets", "templates", "fonts"):
-        shutil.copytree(ROOT / name, root / name)
-    result = run_cli("build", "allstar", "--paper", "all", "--format", "pnp", "--ink-saver", root=root)
-    assert result.returncode == 0, result.stderr
-    return root / "output" / "allstar"
+    return built_game(tmp_path_factory, "allstar", "--paper", "all", "--format", "pnp", "--ink-saver")
 
 
 def test_every_component_is_built_with_its_count(built):

@@ -10,21 +10,14 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from tests.conftest import ROOT, edit_workbook, run_cli
+from tests.conftest import ROOT, built_game, edit_workbook, run_cli
 from tests.printcheck import PDFCHECK, check_every_pdf, pdfcheck
 DECKS = {"cities": 5, "contracts": 20, "normal": 65}
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    import shutil
-
-    root = tmp_path_factory.mktemp("project")
-    for name in ("sheets", "templates", "fonts"):
-        shutil.copytree(ROOT / name, root / name)
-    result = run_cli("build", "buildit", "--paper", "all", "--format", "all", "--ink-saver", root=root)
-    assert result.returncode == 0, result.stderr
-    return root / "output" / "buildit"
+    return built_game(tmp_path_factory, "buildit", "--paper", "all", "--format", "all", "--ink-saver")
 
 
 def card_pdfs(out: Path) -> list[Path]:

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from pipeline import PROJECT_ROOT
 from pipeline.errors import Report
 from pipeline.games import load_game
-from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot, play_game, run, sample
+from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot
+from tests.playout import play, sample
 from pipeline.games.buildit.engine import CHANCE, TERMINAL, GameData, State, new_game, plot_index, plot_name
 from pipeline.games.buildit.engine_data import FREE, KINDS, PARAMETERS, PHASE_NAMES
 from pipeline.games.buildit.schema import RULE_PARAMETERS
@@ -377,3 +378,11 @@ def test_bots_answer_reactions_and_offers(data):
                                     "board": {"a1": [0, "permit"]}})
     state.apply_action(("sell", 0, 1))
     assert HeuristicBot(1).choose(state, rng) == ("refuse",)
+
+
+def play_game(data, players: int, seed: int, bots=None, first_player: int | None = None) -> dict:
+    """One seeded game by the named bots (default all heuristic); its outcome dict."""
+    names = bots or ("heuristic",) * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bots for {players} players")
+    return play(new_game(data, players, first_player), BOTS, names, seed)

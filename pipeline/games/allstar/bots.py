@@ -10,9 +10,7 @@ the engine's integer team key. Bots draw randomness only from the rng they are g
 
 from __future__ import annotations
 
-import random
-
-from pipeline.games.allstar.engine import CHANCE, GameData, new_game
+from pipeline.games.allstar.engine import GameData
 from pipeline.games.allstar.engine_data import (
     BUS, DISCARD, GIVE, KEEP, PICK, PO_TEAM, SHOOT, SPECIAL_TIER, SUBST, SWAP, TAKE, TEAM,
 )
@@ -255,36 +253,3 @@ class RandomBot:
 
 
 BOTS = {"draft": DraftBot, "random": RandomBot}
-
-
-def sample(outcomes, rng):
-    """One rng.random() against the cumulative probabilities, in the engine's stable order."""
-    x, total = rng.random(), 0.0
-    for outcome, p in outcomes:
-        total += p
-        if x < total:
-            return outcome
-    return outcomes[-1][0]
-
-
-def run(state, seats, rng, max_steps: int = 1_000_000):
-    """Play a state to its end with one bot per seat; chance sampled from rng. Returns the final state."""
-    for _ in range(max_steps):
-        player = state.current_player()
-        if player >= 0:
-            state.apply_action(seats[player].choose(state, rng))
-        elif player == CHANCE:
-            state.apply_action(sample(state.chance_outcomes(), rng))
-        else:
-            return state
-    raise RuntimeError(f"no end after {max_steps} steps:\n{state}")
-
-
-def play_game(data: GameData, players: int, seed: int, bots=None, mode: str | None = None) -> dict:
-    """One seeded game (random.Random(seed) draws every chance outcome and bot choice); its outcome dict.
-    `bots`: one name of BOTS per seat (default all "draft")."""
-    names = bots or ("draft",) * players
-    if len(names) != players:
-        raise ValueError(f"{len(names)} bots for {players} players")
-    seats = [BOTS[name](seat) for seat, name in enumerate(names)]
-    return run(new_game(data, players, mode), seats, random.Random(seed)).outcome()

@@ -344,26 +344,17 @@ def _check_parameters(records: Records, params: Parameters, report: Report) -> N
                                           f"managers, but the box has {tickets} (components › ticket)", "rules")
     # Heritage and Duel (2 managers): the deck holds both hands of every round; each keeps hand − 1 ≥ a team
     if has("duo_species", "duo_hand_size", "rounds"):
-        deck, used = v["duo_species"] * per_species, 2 * v["duo_hand_size"] * v["rounds"]
-        if v["duo_species"] > species:
-            report.error(params.at("duo_species"), f"duo_species {v['duo_species']} is more than the "
-                                                   f"{species} species in the box", "rules")
-        elif deck < used:
-            report.error(params.at("duo_species"), f"{v['duo_species']} species give {deck} cards, but Heritage "
-                         f"and Duel deal {used} ({v['rounds']} rounds × 2 hands of {v['duo_hand_size']})", "rules")
+        used = 2 * v["duo_hand_size"] * v["rounds"]
+        _mode_deck(report, params, "duo_species", species, per_species,
+                   f"Heritage and Duel deal {used} ({v['rounds']} rounds × 2 hands of {v['duo_hand_size']})", used)
     if has("duo_hand_size", "team_size") and v["duo_hand_size"] - 1 < v["team_size"]:
         report.error(params.at("duo_hand_size"), f"in Heritage and Duel each manager keeps duo_hand_size − 1 = "
                      f"{v['duo_hand_size'] - 1} cards a round, fewer than a team ({v['team_size']})", "rules")
     # Open Market (2 managers): each round reveals hand_size triples, 3 × hand_size cards
     if has("open_market_species", "hand_size", "rounds"):
-        deck, used = v["open_market_species"] * per_species, 3 * v["hand_size"] * v["rounds"]
-        if v["open_market_species"] > species:
-            report.error(params.at("open_market_species"), f"open_market_species {v['open_market_species']} is "
-                                                           f"more than the {species} species in the box", "rules")
-        elif deck < used:
-            report.error(params.at("open_market_species"), f"{v['open_market_species']} species give {deck} "
-                         f"cards, but Open Market reveals {used} ({v['rounds']} rounds × {v['hand_size']} "
-                         "triples)", "rules")
+        used = 3 * v["hand_size"] * v["rounds"]
+        _mode_deck(report, params, "open_market_species", species, per_species,
+                   f"Open Market reveals {used} ({v['rounds']} rounds × {v['hand_size']} triples)", used)
 
 
 # --- `pnp validate allstar` ------------------------------------------------------------------------------
@@ -392,3 +383,12 @@ def summary(records: Records) -> list[str]:
                  f"({revealed} revealed per game), {icons.get('unusual_count', 0)} with unusual points")
     lines.append("arena icons: " + ", ".join(f"{icon} {icons.get(icon, 0)}" for icon in ICONS))
     return lines
+
+
+def _mode_deck(report: Report, params, name: str, species: int, per_species: int, need: str, used: int) -> None:
+    """A 2-manager mode's deck (`name` species of the box) must exist and hold the cards the mode uses."""
+    count = params.values[name]
+    if count > species:
+        report.error(params.at(name), f"{name} {count} is more than the {species} species in the box", "rules")
+    elif count * per_species < used:
+        report.error(params.at(name), f"{count} species give {count * per_species} cards, but {need}", "rules")
