@@ -122,6 +122,7 @@ class SimulationResult:
     outcomes: tuple[dict, ...]
     finished: int
     seats: tuple[SeatStats, ...]
+    first_player: SeatStats | None   # games whose outcome names a `first_player` seat: that seat's results
     scores: Spread | None
     margins: Spread | None       # winner's score minus the runner-up's (0 on a tie)
     rounds: Spread | None
@@ -147,6 +148,13 @@ def summarise(outcomes: list[dict], *, games: int, seed: int, players: int, bots
         scores = [o["scores"][seat] for o in done if o.get("scores")]
         seats.append(SeatStats(seat, bots[seat], wins, wins / n if n else 0.0, *wilson(wins, n),
                                math.fsum(scores) / len(scores) if scores else None))
+    starts = [o for o in done if o.get("first_player") is not None]
+    first = None
+    if starts:
+        wins = math.fsum(o["returns"][o["first_player"]] for o in starts)
+        scores = [o["scores"][o["first_player"]] for o in starts if o.get("scores")]
+        first = SeatStats(-1, "first to play", wins, wins / len(starts), *wilson(wins, len(starts)),
+                          math.fsum(scores) / len(scores) if scores else None)
     ranked = [sorted(o["scores"], reverse=True) for o in done if len(o.get("scores") or ()) > 1]
     reasons = Counter(_end_label(o) for o in outcomes)
     counters = _counters(done)
@@ -158,7 +166,7 @@ def summarise(outcomes: list[dict], *, games: int, seed: int, players: int, bots
             tables[table].append(CounterStats(row, c.total, c.mean, c.games))
     return SimulationResult(
         games=games, seed=seed, players=players, bots=tuple(bots), max_steps=max_steps, replay=replay,
-        outcomes=tuple(outcomes), finished=n, seats=tuple(seats),
+        outcomes=tuple(outcomes), finished=n, seats=tuple(seats), first_player=first,
         scores=Spread.of([s for o in done for s in o.get("scores") or ()]),
         margins=Spread.of([r[0] - r[1] for r in ranked]),
         rounds=Spread.of([o["rounds"] for o in done if o.get("rounds") is not None]),
@@ -227,9 +235,11 @@ def settings_rows(result: SimulationResult) -> list[list[str]]:
 
 
 def seat_rows(result: SimulationResult) -> list[list[str]]:
+    """One row per seat, then (games that say who started) the first player's row, whatever their seat."""
+    extra = (result.first_player,) if result.first_player else ()
     return [["seat", "bot", "wins", "win rate", "95 % CI", "mean score"]] + [
-        [str(s.seat + 1), s.bot, num(s.wins), f"{s.rate:.3f}", f"{s.low:.3f}–{s.high:.3f}", num(s.mean_score)]
-        for s in result.seats]
+        [str(s.seat + 1) if s.seat >= 0 else "1st", s.bot, num(s.wins), f"{s.rate:.3f}", f"{s.low:.3f}–{s.high:.3f}",
+         num(s.mean_score)] for s in result.seats + extra]
 
 
 def spread_rows(result: SimulationResult) -> list[list[str]]:
@@ -362,7 +372,8 @@ def _panels(result: SimulationResult, fonts, charts) -> list:
         return P(charts.table_height(len(rows), title=title),
                  lambda c, box: charts.titled_table(c, box, rows, fonts, fractions, title, aligns=aligns), full)
 
-    seats, done, reasons = result.seats, [o for o in result.outcomes if not flag_of(o)], result.end_reasons
+    seats = result.seats + ((result.first_player,) if result.first_player else ())
+    done, reasons = [o for o in result.outcomes if not flag_of(o)], result.end_reasons
     scores = [s for o in done for s in o.get("scores") or ()]
     rounds = [o["rounds"] for o in done if o.get("rounds") is not None]
     panels = [] if not done else [       # no game ended by the rules: no statistics, only what happened
@@ -370,7 +381,8 @@ def _panels(result: SimulationResult, fonts, charts) -> list:
               aligns="llrrrr"),
         table(spread_rows(result), (2.2, 1, 1, 1, 1), "Scores and game length"),
         P(180, lambda c, box: charts.bar_chart(
-            c, box, [f"seat {s.seat + 1}" for s in seats], [s.rate for s in seats], [(s.low, s.high) for s in seats],
+            c, box, [f"seat {s.seat + 1}" if s.seat >= 0 else "first to play" for s in seats], [s.rate for s in seats],
+            [(s.low, s.high) for s in seats],
             "Win rate by seat, 95 % Wilson interval", fonts, "{:.2f}")),
         P(180, lambda c, box: charts.histogram(c, box, scores, 16, "Final scores (every seat)", fonts)),
         P(150, lambda c, box: charts.histogram(c, box, rounds, 16, "Game length (rounds)", fonts))]

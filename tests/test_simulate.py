@@ -18,7 +18,7 @@ from pipeline.errors import PipelineError, Report, Severity, SourceRef
 from pipeline.render.fonts import default_fonts
 from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, load_simulation, play,
                                play_stage, replay, simulate, summarise, to_plain, wilson)
-from pipeline.simulate_report import markdown, write_pdf
+from pipeline.simulate_report import markdown, seat_rows, write_pdf
 from tests import toy_game
 from tests.conftest import run_cli
 from tests.toy_game import FILE, SIMULATION, toy_records
@@ -146,6 +146,20 @@ def test_shared_wins_count_one_over_k():
     assert [s.wins for s in result.seats] == [0.5, 0.5, 1.0]
     assert [s.rate for s in result.seats] == [0.25, 0.25, 0.5]
     assert result.margins.mean == 3.0 and result.margins.low == 0          # 5-5 tie, then 9-3
+
+
+def test_first_player_results_whatever_their_seat():
+    outcomes = [{"index": i, "seed": i, "scores": scores, "returns": returns, "first_player": first, "error": None}
+                for i, (scores, returns, first) in enumerate([([9, 3], [1.0, 0.0], 0), ([4, 8], [0.0, 1.0], 1),
+                                                              ([5, 7], [0.0, 1.0], 0), ([6, 6], [0.5, 0.5], 1)])]
+    result = summarise(outcomes, games=4, seed=0, players=2, bots=("a", "b"), max_steps=10, nominal={})
+    first = result.first_player
+    assert (first.wins, first.rate, first.mean_score) == (2.5, 0.625, 7.0)      # 1 + 1 + 0 + 0.5; (9+8+5+6)/4
+    assert (round(first.low, 4), round(first.high, 4)) == tuple(round(x, 4) for x in wilson(2.5, 4))
+    assert seat_rows(result)[-1][:4] == ["1st", "first to play", "2.50", "0.625"]
+    plain = summarise([{**o, "first_player": None} for o in outcomes], games=4, seed=0, players=2,
+                      bots=("a", "b"), max_steps=10, nominal={})
+    assert plain.first_player is None and len(seat_rows(plain)) == 3
 
 
 def test_toy_statistics(result):
