@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/engine_speed.py --games 1000
 	$(BIN)/python bench/allstar_speed.py --games 1000 --all
+	$(BIN)/python bench/nba_speed.py --games 1000 --min-rate 100
 
 clean:
 	rm -rf output

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline.errors import Report
-from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, RulebookSpec
+from pipeline.games.base import BoardSpec, CardDeck, Component, DiceSpec, FaceSpec, PageSpec, RulebookSpec
+from pipeline.units import MM, PAPERS_MM
 
 
 class Progress:
@@ -21,7 +22,7 @@ class Progress:
 class Laid:
     """A component with its faces laid out, for one ink variant. `faces` by kind:
     CardDeck -> (fronts, backs | None); BoardSpec -> the face; PageSpec -> list of faces;
-    RulebookSpec -> {figure name: face}."""
+    DiceSpec -> LaidDice; RulebookSpec -> {figure name: face}."""
 
     component: Component
     ink: bool
@@ -32,7 +33,19 @@ class Laid:
         return {art for face in _all_faces(self.faces) for art in face.missing_art}
 
 
+@dataclass
+class LaidDice:
+    """A DiceSpec laid out: each die's six faces (render.dice.DieFaces), their PNG names, and the net and
+    sticker plans of every paper (planned here, so a face too large for the paper stops the build)."""
+
+    dice: tuple
+    names: tuple[tuple[str, ...], ...]
+    plans: dict          # paper -> (NetPlan, StickerPlan)
+
+
 def _all_faces(faces: Any) -> list:
+    if isinstance(faces, LaidDice):
+        return [face for die in faces.dice for face in die.faces]
     if isinstance(faces, dict):
         return list(faces.values())
     if isinstance(faces, tuple):
@@ -61,12 +74,37 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
         faces = _layout_one(renderer, replace(component.face, size_mm=component.size_mm), repeats)
     elif isinstance(component, PageSpec):
         faces = [_layout_one(renderer, face, repeats) for face in component.faces]
+    elif isinstance(component, DiceSpec):
+        faces = _lay_out_dice(renderer, component, repeats, report)
     elif isinstance(component, RulebookSpec):
         faces = {name: _layout_one(renderer, face, repeats) for name, face in component.figures.items()}
     else:
         raise TypeError(f"unknown component kind {type(component).__name__}")
     report.extend(_collapse(repeats))
     return Laid(component, ink, faces)
+
+
+def _lay_out_dice(renderer, spec: DiceSpec, repeats: dict[tuple, list], report: Report) -> LaidDice:
+    from pipeline.render.dice import DieFaces, plan_problems
+
+    dice, names, not_square = [], [], set()
+    for die in spec.dice:
+        faces = tuple(_layout_one(renderer, face, repeats) for face in die.faces)
+        for face, layout in zip(die.faces, faces):
+            if abs(layout.width - layout.height) > 0.01 and face.template not in not_square:
+                not_square.add(face.template)
+                report.error(face.ref or face.template, f"{spec.id}: face {face.label or face.name} is drawn "
+                             f"{layout.width / MM:.1f}×{layout.height / MM:.1f} mm by {face.template}: a "
+                             "die face must be square", "template")
+        dice.append(DieFaces(die.label, die.caption, die.count, faces))
+        names.append(tuple(face.name for face in die.faces))
+    plans, where = {}, spec.ref or f"{spec.id} (dice)"
+    for paper in PAPERS_MM:
+        nets, stickers, messages = plan_problems(paper, spec.face_mm, spec.sticker_mm, [d.count for d in dice])
+        for message in messages:
+            report.error(where, f"{spec.id}: {message}", "imposition")
+        plans[paper] = (nets, stickers)
+    return LaidDice(tuple(dice), tuple(names), plans)
 
 
 def _layout_one(renderer, face: FaceSpec, repeats: dict[tuple, list]):

@@ -8,13 +8,14 @@ import tempfile
 from pathlib import Path
 
 from pipeline.config import BuildConfig
-from pipeline.games.base import BoardSpec, CardDeck, PageSpec, RulebookSpec
+from pipeline.games.base import BoardSpec, CardDeck, DiceSpec, PageSpec, RulebookSpec
 from pipeline.output import atomic_write
 
 
 def write_component(game, laid, config: BuildConfig, progress) -> list[dict]:
     component = laid.component
-    writer = {CardDeck: _cards, BoardSpec: _board, PageSpec: _pages, RulebookSpec: _rulebook}[type(component)]
+    writer = {CardDeck: _cards, BoardSpec: _board, PageSpec: _pages, DiceSpec: _dice,
+              RulebookSpec: _rulebook}[type(component)]
     return writer(game, laid, config, progress)
 
 
@@ -22,7 +23,8 @@ def _entry(config: BuildConfig, path: Path, data: bytes, component, info: dict, 
     """Write the file; its report entry = what the writer measured (info), then our fields."""
     digest = atomic_write(path, data)
     return {**_plain(info), "component": component.id, "title": component.title,
-            "path": str(path.relative_to(config.root)), "sha256": digest, **fields}
+            "path": str(path.relative_to(config.root)), "sha256": digest, "copies": getattr(component, "copies", 1),
+            **fields}
 
 
 def _suffix(laid) -> str:
@@ -141,6 +143,48 @@ def _pages(game, laid, config: BuildConfig, progress) -> list[dict]:
     spec = laid.component
     return _per_paper(game, spec, config, progress, "pages", lambda buffer, paper: write_pages(
         buffer, laid.faces, PageOptions(paper=paper, game_title=game.title, component_title=spec.title)))
+
+
+def _dice(game, laid, config: BuildConfig, progress) -> list[dict]:
+    """<id>-nets.pdf and <id>-stickers.pdf per paper; with print/png, every distinct face once."""
+    from pipeline.render.dice import DiceOptions, write_nets, write_stickers
+
+    spec, laid_dice = laid.component, laid.faces
+    out, written = config.output / game.id, []
+    dice = sum(die.count for die in spec.dice)
+    if "pnp" in config.formats:
+        progress.start(f"{game.id}: {spec.id}", len(config.papers))
+        for paper in config.papers:
+            nets, stickers = laid_dice.plans[paper]
+            options = DiceOptions(paper=paper, game_title=game.title, component_title=spec.title)
+            for part, write, plan, fields in (
+                    ("nets", write_nets, nets, {"dice": dice, "face_mm": spec.face_mm}),
+                    ("stickers", write_stickers, stickers, {"dice": dice, "sticker_mm": spec.sticker_mm})):
+                buffer = io.BytesIO()
+                info = write(buffer, laid_dice.dice, plan, options)
+                path = out / f"pnp-{paper}" / f"{spec.id}-{part}.pdf"
+                written.append(_entry(config, path, buffer.getvalue(), spec, info, kind=f"dice-{part}",
+                                      format="pnp", paper=paper, **fields))
+            progress.advance()
+    if "png" in config.formats:
+        written.append(_dice_png(game, laid, config, progress))
+    return written
+
+
+def _dice_png(game, laid, config: BuildConfig, progress) -> dict:
+    """Each die's six faces once, as PNGs with bleed (png/<id>/<die>-<face>.png). Dice have no print-service
+    file: the nets and stickers are what a print shop would print."""
+    from pipeline.render.dice import unique_faces
+    from pipeline.render.imposition import write_print
+
+    spec = laid.component
+    faces, names = unique_faces(laid.faces.dice, laid.faces.names)
+    progress.start(f"{game.id}: {spec.id} png", 1)
+    buffer = io.BytesIO()
+    write_print(buffer, faces, f"{game.title} — {spec.title}")
+    entry = _png(config, game, spec, buffer.getvalue(), names)
+    progress.advance()
+    return entry
 
 
 def _rulebook(game, laid, config: BuildConfig, progress) -> list[dict]:

@@ -18,11 +18,21 @@ def _how_to_print(entry: dict) -> str:
     if entry["format"] == "png":
         return "one PNG per face, 300 dpi, with bleed"
     paper = f"{entry['paper'].upper()} at 100 %"
+    if entry.get("copies", 1) > 1:
+        paper += f", {entry['copies']} copies"
     if kind == "board":
         return (f"{paper}, single-sided; trim each tile at its dashed line, glue it over the shaded strip of "
                 f"its neighbour, matching the targets (see the page map)")
     if kind == "pages":
         return f"{paper}, single-sided; nothing to cut (print one per game or photocopy)"
+    if kind == "dice-nets":
+        return (f"{paper}, single-sided, on thin card; {entry.get('nets', '')} cube nets of "
+                f"{entry.get('face_mm', 0):g} mm, {entry.get('nets_per_page', '')} per page: cut the solid "
+                f"outline, fold the dashed lines, glue the grey tabs inside")
+    if kind == "dice-stickers":
+        return (f"{paper}, single-sided, on label paper; {entry.get('stickers', '')} stickers of "
+                f"{entry.get('sticker_mm', 0):g} mm for blank 16 mm dice: cut strips between the marks, then "
+                f"squares; opposite faces 1–6, 2–5, 3–4")
     if kind == "rulebook":
         return f"{paper}, double-sided (or single-sided), staple or keep in a folder; nothing to cut"
     sided = {"duplex": "double-sided, flip on the long edge", "foldover": "single-sided, fold along the line",
@@ -31,17 +41,22 @@ def _how_to_print(entry: dict) -> str:
 
 
 def _describe(component) -> dict:
-    from pipeline.games.base import BoardSpec, CardDeck, PageSpec, RulebookSpec
+    from pipeline.games.base import BoardSpec, CardDeck, DiceSpec, PageSpec, RulebookSpec
 
     if isinstance(component, CardDeck):
         size = list(component.size_mm)
         return {"kind": "cards", "count": len(component.fronts), "size_mm": size,
                 "backs": component.backs is not None}
     if isinstance(component, BoardSpec):
-        return {"kind": "board", "count": 1, "size_mm": list(component.size_mm), "backs": False}
+        return {"kind": "board", "count": component.copies, "size_mm": list(component.size_mm), "backs": False}
     if isinstance(component, PageSpec):
-        return {"kind": "pages", "count": len(component.faces), "size_mm": list(component.size_mm),
+        return {"kind": "pages", "count": len(component.faces), "copies": component.copies,
+                "size_mm": list(component.size_mm),
                 "backs": False}
+    if isinstance(component, DiceSpec):
+        return {"kind": "dice", "count": sum(die.count for die in component.dice),
+                "size_mm": [component.face_mm, component.face_mm], "backs": False,
+                "dice": {die.label: die.count for die in component.dice}, "sticker_mm": component.sticker_mm}
     if isinstance(component, RulebookSpec):
         return {"kind": "rulebook", "count": 1, "size_mm": None, "backs": False}
     return {"kind": type(component).__name__, "count": None, "size_mm": None, "backs": False}
@@ -97,7 +112,8 @@ def _markdown(data: dict) -> str:
     lines += ["", "## Components", "", "| component | kind | count | size (mm) | backs |", "|---|---|---|---|---|"]
     for c in data["components"]:
         size = f"{c['size_mm'][0]:g} × {c['size_mm'][1]:g}" if c.get("size_mm") else ""
-        lines.append(f"| {c['title']} (`{c['id']}`) | {c['kind']} | {c['count'] or ''} | {size} | "
+        count = f"{c['count'] or ''}" + (f" pages × {c['copies']}" if c.get("copies", 1) > 1 else "")
+        lines.append(f"| {c['title']} (`{c['id']}`) | {c['kind']} | {count} | {size} | "
                      f"{'yes' if c['backs'] else 'no'} |")
     lines += ["", "## Files: what to print, on which paper, and what to cut", "",
               "| file | pages | how to print |", "|---|---|---|"]

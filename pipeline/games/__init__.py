@@ -22,9 +22,16 @@ def _allstar(root: Path) -> GameModule:
     return game_module(root)
 
 
+def _nba(root: Path) -> GameModule:
+    from pipeline.games.nba.module import game_module
+
+    return game_module(root)
+
+
 REGISTRY = {
     "allstar": _allstar,
     "buildit": _buildit,
+    "nba": _nba,
 }
 
 

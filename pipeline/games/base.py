@@ -47,6 +47,7 @@ class BoardSpec:
     title: str                      # French, printed in headers and on the page map
     face: FaceSpec
     size_mm: tuple[float, float]    # trim size
+    copies: int = 1                 # how many a game needs (one Court board per player): the report says so
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class PageSpec:
     title: str
     faces: tuple[FaceSpec, ...]
     size_mm: tuple[float, float]
+    copies: int = 1                 # how many printed sets a game needs (one player aid per player)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,41 @@ class RulebookSpec:
     figures: Mapping[str, FaceSpec]             # figure name -> a face drawn at its own size in the text
 
 
-Component = CardDeck | BoardSpec | PageSpec | RulebookSpec
+@dataclass(frozen=True)
+class DieSpec:
+    """One kind of die: six faces (face 1..6, in order) drawn by templates, and how many dice to make.
+    Opposite faces are 1–6, 2–5 and 3–4, as on a standard d6."""
+
+    id: str                         # file-safe: PNG names (<dice id>/<die id>-<face>.png)
+    label: str                      # short code printed on the net's glue tab and the sticker rows ("3P")
+    faces: tuple[FaceSpec, ...]     # exactly 6, face 1 first; every template drawn square
+    count: int                      # dice of this kind: one cube net and six stickers each
+    caption: str = ""               # longer French name for the sticker sheet's group titles
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """Custom dice for home printing (shared/DESIGN.md "Dice"): cube nets with glue tabs
+    (output/<game>/pnp-<paper>/<id>-nets.pdf, one net per die) and sticker sheets for blank dice
+    (<id>-stickers.pdf, six stickers per die). A face is laid out once at its template's size and scaled
+    into a `face_mm` square on the nets and a `sticker_mm` square on the stickers."""
+
+    id: str
+    title: str                      # French, printed in the sheet headers
+    dice: tuple[DieSpec, ...]
+    face_mm: float = 16.0           # cube edge of the nets (16 mm: a standard die)
+    sticker_mm: float = 13.0        # sticker side for standard 16 mm blank dice
+    ref: SourceRef | None = None    # where the dice come from, for problems (the dice sheet)
+
+    def __post_init__(self):
+        for die in self.dice:
+            if len(die.faces) != 6:
+                raise ValueError(f"die {die.id!r} of {self.id!r} has {len(die.faces)} faces, not 6")
+            if die.count < 0:
+                raise ValueError(f"die {die.id!r} of {self.id!r} has a negative count {die.count}")
+
+
+Component = CardDeck | BoardSpec | PageSpec | DiceSpec | RulebookSpec
 
 
 # --- engines (shared/DESIGN.md "Engines"): what pipeline/simulate.py drives --------------------------------

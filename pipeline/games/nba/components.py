@@ -1,0 +1,23 @@
+"""NBA Deck-Building's records -> what to print (shared/games/nba-deck-building.md §1, App. C): the cards,
+boards and sheets (components_cards.py), the dice (components_dice.py) and the rulebook (rulebook.py)."""
+
+from __future__ import annotations
+
+from pipeline.errors import Report
+from pipeline.games.base import Component, Records
+from pipeline.games.nba.schema import RULE_PARAMETERS
+from pipeline.params import read_parameters
+
+
+def parameters(records: Records) -> dict:
+    return dict(read_parameters(records["rules"], RULE_PARAMETERS, Report()).values)
+
+
+def components(records: Records) -> list[Component]:
+    from pipeline.games.nba.components_cards import card_components
+    from pipeline.games.nba.components_dice import dice_components
+    from pipeline.games.nba.rulebook import rulebook
+
+    rules = parameters(records)
+    parts = card_components(records, rules) + dice_components(records, rules)
+    return parts + [rulebook(records, rules, parts)]

@@ -1,0 +1,227 @@
+"""NBA Deck-Building's reference rules engine (shared/games/nba-deck-building.md §2–§4, resolutions AMB-01..36).
+
+OpenSpiel-shaped and pure: the engine never draws a random number. Every draw from a shuffled pile, every
+reveal, every die and the first player are chance nodes (current_player() == CHANCE) whose outcomes the driver
+samples from chance_outcomes(); a chance node with one possible outcome simply happens.
+
+    data = GameData.from_rows(skills, dice, players, tactics, fatigue, durations, params)
+    state = new_game(data)                         # at its first chance node
+    while not state.is_terminal(): state.apply_action(<a bot's choice or a sampled outcome>)
+    state.outcome()
+
+Chance outcomes: a card id (a draw uniform over the distinct cards of the shuffled rest, weighted by copies;
+the Player pile's reveal uniform within its cheapest cost group; the NBA cards of the pile; the Tactic pile),
+a die face label ("PE:4", "BL:3R"; equal faces merged) or a seat (the first player). Actions: see
+engine_actions.py. The course of the game: engine_flow.py (match, turns, piles), engine_start.py (setup),
+engine_turn.py (phases C and D). Positions for tests: engine_setup.py.
+"""
+
+from __future__ import annotations
+
+from pipeline.games.nba.engine_actions import CHECK, LEGAL
+from pipeline.games.nba.engine_data import CHANCE, POSITIONS, TERMINAL, GameData
+from pipeline.games.nba.engine_flow import FlowRules
+from pipeline.games.nba.engine_kinds import KIND_NAMES, OVER
+from pipeline.games.nba.engine_start import SetupRules
+from pipeline.games.nba.engine_turn import TurnRules
+
+__all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "POSITIONS"]
+
+PLAIN_COUNTERS = ("normal_turns", "overtime", "rerolls_offence", "rerolls_defence", "fatigue_taken",
+                  "substitutions", "trashed", "reshuffles", "money_time_turns")
+
+
+class State(FlowRules, SetupRules, TurnRules):
+    """One position of a two-player game. Attributes are public for bots and tests; change them only through
+    actions. Cards are engine integers (data.names[c] is the id); per-seat lists are indexed by seat; a draw
+    pile is `top` (known cards, the top one last) above `rest` (a shuffled multiset {card: copies})."""
+
+    __slots__ = (
+        "data", "prm", "flow", "node", "actor", "outcomes", "accept", "pool", "steps", "capped", "end_reason", "turns",
+        "seat_turns", "turn", "period", "overtime", "first", "first0", "scores", "counters", "special_by",
+        "money_from", "last_reveal", "regulation_turns", "pile", "pile_sorted", "track", "player_discard",
+        "tactic_pile", "market", "tactic_discard", "fatigue_supply", "box", "court", "off_board", "def_board",
+        "hand", "top", "rest", "discard", "off_zone", "off_tactic", "def_zone", "def_tactic", "mini",
+        "draft_hand", "team_deck", "used", "activating", "special", "no_buy", "window", "money", "bought_slot",
+        "sub_in", "sub_fatigue", "sub_locked", "prep_locked", "rolled", "reroll_allow", "reroll_offence", "kept",
+        "active", "mover",
+    )
+
+    def __init__(self, data: GameData):
+        prm = data.params
+        check_game(data)
+        self.data, self.prm = data, prm
+        self.flow, self.node, self.actor, self.outcomes, self.accept, self.pool = None, OVER, TERMINAL, [], {}, None
+        self.steps, self.capped, self.end_reason, self.turns, self.seat_turns = 0, False, None, 0, [0, 0]
+        self.turn, self.period, self.overtime, self.first, self.first0 = 0, "regulation", 0, 0, 0
+        self.scores, self.counters, self.special_by = [0, 0], dict.fromkeys(PLAIN_COUNTERS, 0), []
+        self.money_from, self.last_reveal, self.regulation_turns = None, 0, 0
+        self.pile, self.pile_sorted, self.track, self.player_discard = [], True, [None] * prm["track_slots"], []
+        self.tactic_pile, self.market, self.tactic_discard = {}, [None] * prm["market_slots"], []
+        self.fatigue_supply, self.box = list(data.fatigue), []
+        self.court = [[None] * len(POSITIONS) for _ in range(2)]
+        self.off_board = [[None] * prm["offence_slots"] for _ in range(2)]
+        self.def_board = [[None] * prm["defence_slots"] for _ in range(2)]
+        for name in ("hand", "top", "discard", "off_zone", "def_zone", "mini", "draft_hand", "team_deck"):
+            setattr(self, name, [[], []])
+        self.rest, self.off_tactic, self.def_tactic = [{}, {}], [None, None], [None, None]
+        self.used, self.activating, self.special, self.no_buy, self.window, self.money = set(), False, False, False, \
+            False, False
+        self.bought_slot, self.sub_in, self.sub_fatigue, self.sub_locked, self.prep_locked = None, 0, 0, set(), set()
+        self.rolled, self.reroll_allow, self.reroll_offence, self.kept, self.active = [], 0, True, [], None
+        self.mover = -1              # the seat whose turn it is
+
+    @classmethod
+    def from_setup(cls, data: GameData, setup: dict) -> "State":
+        """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
+        from pipeline.games.nba.engine_setup import state_from_setup
+        return state_from_setup(cls, data, setup)
+
+    def _run(self, flow) -> None:
+        """Start a course of play (a generator of engine_flow) and go to its first node."""
+        self.flow = flow
+        self._resume(None)
+
+    def _resume(self, value) -> None:
+        try:
+            self.flow.send(value)
+        except StopIteration:
+            self.node, self.actor, self.flow = OVER, TERMINAL, None
+            if self.end_reason is None:
+                self.end_reason = "regulation"
+
+    # --- the engine interface -----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self.actor
+
+    def is_terminal(self) -> bool:
+        return self.node == OVER
+
+    def legal_actions(self) -> list:
+        if self.actor == CHANCE:
+            return sorted(outcome for outcome, _ in self.outcomes)
+        if self.node == OVER:
+            return []
+        return LEGAL[self.node](self, self.actor)
+
+    def chance_outcomes(self) -> list:
+        """(outcome, probability) in a stable order; do not modify the list (a die's is shared)."""
+        return self.outcomes if self.actor == CHANCE else []
+
+    def apply_action(self, action) -> None:
+        """Apply a seat's action or a chance outcome; ValueError (state unchanged) if it is not legal."""
+        actor = self.actor
+        if actor == CHANCE:
+            try:
+                payload = self.accept[action]
+                if self.pool is not None and payload not in self.pool:
+                    raise KeyError(action)
+            except (KeyError, TypeError):
+                raise ValueError(f"{action!r} is not an outcome of this {KIND_NAMES[self.node]} node") from None
+        elif self.node == OVER:
+            raise ValueError(f"{action!r}: the game is over")
+        else:
+            if type(action) is list:
+                action = tuple(tuple(a) if type(a) is list else a for a in action)
+            payload = CHECK[self.node](self, actor, action)
+        self.steps += 1
+        self._resume(payload)
+        if self.steps >= self.prm["max_steps"] and self.node != OVER:
+            self.capped, self.end_reason = True, "cap"
+            self.flow.close()
+            self.node, self.actor, self.flow = OVER, TERMINAL, None
+
+    def returns(self) -> list[float]:
+        """1 win, 0 loss, 0.5 each for a draw (and for a game stopped by the safety cap)."""
+        if self.node != OVER:
+            return [0.0, 0.0]
+        a, b = self.scores
+        return [0.5, 0.5] if a == b or self.capped else [1.0, 0.0] if a > b else [0.0, 1.0]
+
+    def outcome(self) -> dict:
+        """The keys pipeline/simulate.py reads, plus first_player (of regulation), money_time_from (the first
+        Money-time turn, None without the variant) and special_by (who played each special last turn)."""
+        return {
+            "scores": list(self.scores), "rounds": max(self.seat_turns), "turns": self.turns,
+            "end_reason": self.end_reason, "cap": "max_steps" if self.capped else None,
+            "blame": [["rules", "max_steps"]] if self.capped else [], "counters": dict(self.counters),
+            "first_player": self.first0, "money_time_from": self.money_from, "special_by": list(self.special_by),
+        }
+
+    # --- reading ------------------------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> str:
+        """The name of the node the game waits at (KIND_NAMES)."""
+        return KIND_NAMES[self.node]
+
+    def ids(self, cards) -> list[str]:
+        names = self.data.names
+        return sorted(names[c] for c in cards)
+
+    def total_cards(self) -> int:
+        """Every card of the game wherever it is (a conservation check: equals data.total_cards)."""
+        per_seat = sum(len(self.hand[s]) + len(self.top[s]) + sum(self.rest[s].values()) + len(self.discard[s])
+                       + sum(c is not None for c in self.court[s] + self.off_board[s] + self.def_board[s])
+                       + len(self.mini[s]) + len(self.draft_hand[s]) + len(self.team_deck[s]) for s in range(2))
+        shared = (len(self.pile) + sum(c is not None and c >= 0 for c in self.track) + len(self.player_discard)
+                  + sum(self.tactic_pile.values()) + sum(c is not None for c in self.market)
+                  + len(self.tactic_discard) + len(self.fatigue_supply) + len(self.box) + len(self.kept))
+        return per_seat + shared
+
+    def snapshot(self) -> tuple:
+        """Everything that defines the position, comparable with == (tests: refused actions change nothing)."""
+        skip = ("data", "prm", "flow", "accept")
+        return tuple(_frozen(getattr(self, name)) for name in State.__slots__ if name not in skip)
+
+    def __str__(self) -> str:
+        names = self.data.names
+
+        def show(cards):
+            return [names[c] if c is not None and c >= 0 else "-" for c in cards]
+        lines = [f"NBA Deck-Building: turn {self.turn} ({self.period}), {self.kind} node, player "
+                 f"{self.current_player()}, steps {self.steps}, scores {self.scores}, track {show(self.track)}, "
+                 f"pile {len(self.pile)}, market {show(self.market)}, fatigue {len(self.fatigue_supply)}"]
+        for s in range(2):
+            lines.append(f"seat {s}: court {show(self.court[s])} board {show(self.off_board[s])}/"
+                         f"{show(self.def_board[s])} hand {self.ids(self.hand[s])} top {show(self.top[s])} "
+                         f"rest {sum(self.rest[s].values())} discard {len(self.discard[s])} off {self.off_zone[s]} "
+                         f"def {self.def_zone[s]}")
+        return "\n".join(lines)
+
+
+def check_game(data: GameData) -> None:
+    """A game these data and parameters can play; ValueError naming the parameter otherwise."""
+    prm = data.params
+    if prm["variant_draft"]:
+        dealt = 2 * prm["draft_rounds"] * (prm["draft_mini_market"] + prm["draft_common"] + prm["draft_box"])
+        if dealt > len(data.nba):
+            raise ValueError(f"draft_rounds: the draft deals {dealt} cards, the data has {len(data.nba)} NBA cards")
+    if prm["variant_team_selection"]:
+        for s, parts in data.sets.items():
+            subs, tactics = len(parts["substitutes"]), sum(data.copies[t] for t in parts["tactics"])
+            if prm["team_min_substitutes"] > subs or prm["team_min_tactics"] > tactics \
+                    or prm["team_min_substitutes"] + prm["team_min_tactics"] > prm["team_deck_size"] \
+                    or prm["team_deck_size"] > subs + tactics:
+                raise ValueError(f"team_deck_size: set {s} cannot make a deck of {prm['team_deck_size']} cards with "
+                                 f"{prm['team_min_substitutes']}+ Substitutes and {prm['team_min_tactics']}+ tactics")
+
+
+def new_game(data: GameData, players: int = 2) -> State:
+    """A game at its first node. Two players only (the 3–4 player evolution is not built, AMB-35)."""
+    if players != 2:
+        raise ValueError(f"NBA Deck-Building is played by 2, not {players}")
+    state = State(data)
+    state._run(state._game())
+    return state
+
+
+def _frozen(value):
+    if isinstance(value, dict):
+        return tuple(sorted(value.items(), key=repr))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return tuple(sorted(value, key=repr))
+    return value

@@ -1,0 +1,46 @@
+"""NBA Deck-Building's engine plugged into the simulation driver (`pnp simulate nba`, validation stage 6)."""
+
+from __future__ import annotations
+
+from pipeline.games.base import Records, Simulation
+from pipeline.games.nba import engine
+from pipeline.games.nba.bots import BOTS
+from pipeline.simulate import blame_rows
+
+SHEETS = ("skills", "dice", "players", "tactics", "fatigue", "durations")
+_DATA: dict[int, tuple] = {}     # id(records) -> (records, GameData): build the tables once per batch
+
+
+def game_data(records: Records) -> engine.GameData:
+    from pipeline.games.nba.components import parameters
+
+    cached = _DATA.get(id(records))
+    if cached is None or cached[0] is not records:
+        rows = [[dict(rec.values) for rec in records[sheet]] for sheet in SHEETS]
+        data = engine.GameData.from_rows(*rows, parameters(records))
+        _DATA.clear()
+        cached = _DATA[id(records)] = (records, data)
+    return cached[1]
+
+
+def new_game(records: Records, players: int):
+    return engine.new_game(game_data(records), players)
+
+
+def initiation_levels(data: engine.GameData) -> list:
+    """Team levels of set A's initiation five (§7.3: GI 6, 3P 3, PE 3, RB 4 with the proposed cards)."""
+    five = [c for c in data.sets["A"]["starters"] if data.player[c].initiation]
+    return [sum(data.stats[c][i] for c in five) for i in range(8)]
+
+
+def nominal(records: Records) -> dict[str, float]:
+    """Per offensive tactic, "points:<id>/activated:<id>" = its expected kept total (§2.3) when the initiation
+    five activates it: shown next to the points a simulated activation finally scored (after defence)."""
+    data = game_data(records)
+    levels = initiation_levels(data)
+    return {f"points:{t.id}/activated:{t.id}": round(data.expected_attack(t, levels), 3)
+            for t in sorted((t for t in data.tactic if t and t.offence), key=lambda t: t.id)}
+
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, nominal=nominal,
+                        blame=blame_rows)
