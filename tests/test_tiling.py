@@ -310,6 +310,20 @@ def test_print_file_is_the_bleed_box_with_trim_and_bleed_boxes(tmp_path):
 
 
 # ----------------------------------------------------------------------------- bigger boards
+@pytest.mark.skipif(not PDFCHECK.exists(), reason="shared/tools/pdfcheck.py is not beside the checkout")
+@pytest.mark.parametrize("paper, size, tiles", [("a4", (600, 150), (3, 1)), ("letter", (437, 335), (3, 2))])
+def test_middle_tiles_pass_the_preflight(tmp_path, paper, size, tiles):
+    """A middle tile has targets on two seams: four crosshairs that must not frame a phantom card for the
+    preflight (upright crosses did: CROP_MARK_IN_TRIM on every middle tile). Their arms are diagonal."""
+    path, info = write(tmp_path, paper, StubBoard(width=mm(size[0]), height=mm(size[1])), name="wide")
+    assert info["tiles"] == tiles
+    result = pdfcheck(path, "--paper", paper, "--duplex", "off")
+    assert result.returncode == 0, result.stdout
+    with pdfplumber.open(path) as pdf:
+        arms = [ln for ln in pdf.pages[1].lines if abs(ln["linewidth"] - 0.35) < 0.01]
+    assert arms and all(abs(abs(ln["x1"] - ln["x0"]) - abs(ln["y1"] - ln["y0"])) < 0.01 for ln in arms)
+
+
 def test_a_2x2_board_has_every_seam_registered_on_both_tiles(tmp_path):
     face = StubBoard(width=mm(400), height=mm(300))
     path, info = write(tmp_path, "a4", face, name="big", ink_saver=True)

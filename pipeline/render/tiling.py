@@ -359,10 +359,13 @@ def _glue_zone(canvas, fonts: FontSet, seam: Seam) -> None:
 
 
 def _target(canvas, x: float, y: float, arm: float) -> None:
-    """A crosshair (circle and cross) as one path, black over a white halo."""
+    """A crosshair (circle and a diagonal cross) as one path, black over a white halo. The cross is turned 45°
+    so that no target reads as a crop mark or a registration cross: four targets of a middle tile would
+    otherwise frame a phantom card for a preflight (and for an eye looking for where to cut)."""
     path = canvas.beginPath()
     path.circle(x * MM, y * MM, min(TARGET_RADIUS, arm * 0.6) * MM)
-    for (x0, y0), (x1, y1) in (((x - arm, y), (x + arm, y)), ((x, y - arm), (x, y + arm))):
+    d = arm / math.sqrt(2)
+    for (x0, y0), (x1, y1) in (((x - d, y - d), (x + d, y + d)), ((x - d, y + d), (x + d, y - d))):
         path.moveTo(x0 * MM, y0 * MM)
         path.lineTo(x1 * MM, y1 * MM)
     canvas.saveState()
