@@ -379,3 +379,17 @@ def test_kinds_positions_copies_and_market_size(project, records):
         f"{BOOK} › players: set A has 10 Starters (AF 3); a set has 2 per position, 10 in all [sets]",
         f"{BOOK} › players: set B has 10 Starters (AF 3); a set has 2 per position, 10 in all [sets]",
         f"{BOOK} › tactics: the market has 20 models and 72 cards; the box holds 20 models, 70 cards [market]"]
+
+
+def test_durations_are_compared_with_the_turns_the_engine_plays(records, monkeypatch):
+    """If the table and the formula agreed but the engine played another length, the row is wrong: here the
+    formula is made to say pile + 6 and the table 13 turns per player, so only the game played disagrees (the
+    normal row alone, to play one game)."""
+    normal = next(r for r in records["durations"] if r["length"] == "normal")
+    monkeypatch.setattr(checks_rules, "normal_turns", lambda pile, slots: pile + 6)
+    row = type(normal)(normal.sheet, normal.ref, {**normal.values, "turns_per_player": 13}, normal.letters)
+    report = Report()
+    checks_rules.check_rules(dict(records, durations=[row]), report)
+    assert [str(p) for p in report.errors] == [
+        f"{where(normal, 'turns_per_player')}: normal: the engine played 24 normal turns with a pile of 20 cards "
+        "(bot game, seed 0), not 2 × 13 [durations]"]

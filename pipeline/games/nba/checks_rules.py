@@ -182,6 +182,26 @@ def _check_durations(records: Records, params: Parameters, report: Report) -> No
     length = params.values.get("length")
     if length is not None and _pile_cards(records, params) is None:
         report.error(params.at("length"), f"no row {length!r} in sheet durations", "rules")
+    elif not report.errors and params.values.get("end_rule") == "countdown6":
+        _check_durations_played(records, report)
+
+
+def _check_durations_played(records: Records, report: Report) -> None:
+    """The table against the engine itself: one seeded bot game per length must play 2 × turns_per_player
+    normal turns. (Under the literal end rule the length varies with the purchases: nothing to compare.)"""
+    from pipeline.games.nba.play import SIMULATION
+    from pipeline.simulate import play, with_rules
+
+    for rec in records["durations"]:
+        variant = with_rules(records, (("length", rec["length"]),))
+        outcome = play(SIMULATION, variant, PLAYERS_PER_GAME, 0, ("heuristic",) * PLAYERS_PER_GAME)
+        played = (outcome.get("counters") or {}).get("normal_turns")
+        if outcome.get("error") or played is None:
+            continue                                     # stage 6 reports games that break
+        if played != 2 * rec["turns_per_player"]:
+            report.error(rec.at("turns_per_player"), f"{rec['length']}: the engine played {played} normal turns "
+                                                     f"with a pile of {rec['pile_cards']} cards (bot game, seed 0), "
+                                                     f"not 2 × {rec['turns_per_player']}", "durations")
 
 
 def _check_parameters(records: Records, params: Parameters, report: Report) -> None:
