@@ -23,12 +23,13 @@ def engine_files() -> list[Path]:
         if found and (game / "geometry.py").exists():
             found.append(game / "geometry.py")             # engines may import it, so it must be pure too
         files += found
-    return files
+    return files + [GAMES / "engine_common.py"]         # what engines share: pure too
 
 
 def allowed(module: str, game: str) -> bool:
-    """Standard library, or this game's geometry/schema/engine modules (an engine may be split in files)."""
-    if module.split(".")[0] in STDLIB:
+    """Standard library, the engines' shared engine_common, or this game's geometry/schema/engine modules (an
+    engine may be split in files)."""
+    if module.split(".")[0] in STDLIB or module == "pipeline.games.engine_common":
         return True
     prefix = f"pipeline.games.{game}."
     if not module.startswith(prefix):

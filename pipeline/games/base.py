@@ -147,6 +147,19 @@ class Simulation:
     blame: Callable[[Records, dict], list[SourceRef]] = lambda records, outcome: []   # rows behind a stuck game
 
 
+def per_records(build: Callable[[Records], Any]) -> Callable[[Records], Any]:
+    """`build(records)` once per records object: a batch of games (or a validation) shares one GameData."""
+    cache: dict[int, tuple] = {}
+
+    def get(records: Records):
+        hit = cache.get(id(records))
+        if hit is None or hit[0] is not records:
+            cache.clear()
+            hit = cache[id(records)] = (records, build(records))
+        return hit[1]
+    return get
+
+
 def staged_checks(check_rows: Callable[[Records, Report], None], check_rules: Callable[[Records, Report], None]
                   ) -> Callable[[Records, Report], None]:
     """Stage 3 (rows together), then stage 5 (rules) only when the rows are clean."""

@@ -14,6 +14,7 @@ from bisect import bisect_left
 from itertools import repeat
 from typing import NamedTuple
 
+from pipeline.games.engine_common import check_typed_params
 from pipeline.games.allstar.engine_keys import ALL_SYMBOLS, ATTRIBUTES, FULL_HOUSE, STRAIGHT, _full_house
 
 CHANCE, TERMINAL = -1, -2
@@ -65,20 +66,7 @@ FIRST_DECISION = PICK           # phase < FIRST_DECISION: a chance node
 
 def check_params(params: dict) -> None:
     """Every parameter present, typed and in range; parameters that contradict each other refused."""
-    for name, spec in PARAMETERS.items():
-        if name not in params:
-            raise ValueError(f"missing rule parameter {name}")
-        value, kind = params[name], spec[0]
-        if kind == "bool":
-            ok = isinstance(value, bool)
-        elif kind == "enum":
-            ok = value in spec[1:]
-        else:
-            ok = isinstance(value, int) and not isinstance(value, bool) and spec[1] <= value <= spec[2]
-        if not ok:
-            allowed = ("true or false" if kind == "bool" else " | ".join(spec[1:]) if kind == "enum"
-                       else f"an integer {spec[1]}..{spec[2]}")
-            raise ValueError(f"rule parameter {name} = {value!r} is not {allowed}")
+    check_typed_params(PARAMETERS, params)
     _order("players_min", "players_max", params)
     _order("min_substitution", "max_substitution", params)
     _order("min_substitution", "team_size", params)

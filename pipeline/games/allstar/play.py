@@ -4,23 +4,18 @@ from __future__ import annotations
 
 from pipeline.games.allstar import engine
 from pipeline.games.allstar.bots import BOTS
-from pipeline.games.base import Records, Simulation
+from pipeline.games.base import Records, Simulation, per_records
 from pipeline.simulate import blame_rows
 
 SHEETS = ("species", "symbols", "hockey", "orders", "tiebreak_sides", "arenas", "playoff_points")
-_DATA: dict[int, tuple] = {}     # id(records) -> (records, GameData): build the tables once per batch
-
-
-def game_data(records: Records):
+def _game_data(records: Records):
     from pipeline.games.allstar.components import parameters
 
-    cached = _DATA.get(id(records))
-    if cached is None or cached[0] is not records:
-        rows = [[dict(rec.values) for rec in records[sheet]] for sheet in SHEETS]
-        data = engine.GameData.from_rows(*rows, parameters(records))
-        _DATA.clear()
-        cached = _DATA[id(records)] = (records, data)
-    return cached[1]
+    return engine.GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
+                                     parameters(records))
+
+
+game_data = per_records(_game_data)       # build the tables once per batch, not per game
 
 
 def new_game(records: Records, players: int):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.games.base import Records, Simulation
+from pipeline.games.base import Records, Simulation, per_records
 from pipeline.games.buildit import engine
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.buildit.checks import gold_distribution
@@ -13,19 +13,14 @@ def _rows(records: Records, sheet: str) -> list[dict]:
     return [dict(rec.values) for rec in records[sheet]]
 
 
-_DATA: dict[int, tuple] = {}     # id(records) -> (records, GameData): parse plans once per batch, not per game
-
-
-def game_data(records: Records):
+def _game_data(records: Records):
     from pipeline.games.buildit.components import parameters
 
-    cached = _DATA.get(id(records))
-    if cached is None or cached[0] is not records:
-        data = engine.GameData.from_rows(_rows(records, "contracts"), _rows(records, "cities"),
-                                         _rows(records, "normal_cards"), parameters(records))
-        _DATA.clear()
-        cached = _DATA[id(records)] = (records, data)
-    return cached[1]
+    return engine.GameData.from_rows(_rows(records, "contracts"), _rows(records, "cities"),
+                                     _rows(records, "normal_cards"), parameters(records))
+
+
+game_data = per_records(_game_data)       # parse plans once per batch, not per game
 
 
 def new_game(records: Records, players: int):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pipeline.games.engine_common import check_typed_params
 from pipeline.games.nba.engine_rules import (COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, SKILLS, dice_to_roll,
                                              expected_best)
 
@@ -53,20 +54,7 @@ PARAMETERS = {
 
 def check_params(params: dict) -> None:
     """Every parameter present, typed and in range; ValueError naming the first that is not."""
-    for name, spec in PARAMETERS.items():
-        if name not in params:
-            raise ValueError(f"missing rule parameter {name}")
-        value, kind = params[name], spec[0]
-        if kind == "bool":
-            ok = isinstance(value, bool)
-        elif kind == "enum":
-            ok = value in spec[1:]
-        else:
-            ok = isinstance(value, int) and not isinstance(value, bool) and spec[1] <= value <= spec[2]
-        if not ok:
-            allowed = ("true or false" if kind == "bool" else " | ".join(spec[1:]) if kind == "enum"
-                       else f"an integer {spec[1]}..{spec[2]}")
-            raise ValueError(f"rule parameter {name} = {value!r} is not {allowed}")
+    check_typed_params(PARAMETERS, params)
     if params["cost_window_min"] > params["cost_window_max"]:
         raise ValueError(f"rule parameter cost_window_min = {params['cost_window_min']} is above "
                          f"cost_window_max = {params['cost_window_max']}")

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-from pipeline.games.base import Records, Simulation
+from pipeline.games.base import Records, Simulation, per_records
 from pipeline.games.nba import engine
 from pipeline.games.nba.bots import BOTS
 from pipeline.simulate import blame_rows
 
 SHEETS = ("skills", "dice", "players", "tactics", "fatigue", "durations")
-_DATA: dict[int, tuple] = {}     # id(records) -> (records, GameData): build the tables once per batch
-
-
-def game_data(records: Records) -> engine.GameData:
+def _game_data(records: Records) -> engine.GameData:
     from pipeline.games.nba.components import parameters
 
-    cached = _DATA.get(id(records))
-    if cached is None or cached[0] is not records:
-        rows = [[dict(rec.values) for rec in records[sheet]] for sheet in SHEETS]
-        data = engine.GameData.from_rows(*rows, parameters(records))
-        _DATA.clear()
-        cached = _DATA[id(records)] = (records, data)
-    return cached[1]
+    return engine.GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
+                                     parameters(records))
+
+
+game_data = per_records(_game_data)       # build the tables once per batch, not per game
 
 
 def new_game(records: Records, players: int):
