@@ -33,8 +33,8 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.pages import FITS_BOTH_MM, PageOptions, write_pages
 from pipeline.schema import Record
 from tests.conftest import ROOT, copy_project
+from tests.printcheck import PDFCHECK
 
-PDFCHECK = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
 TOL = 0.2   # mm
 MM = 72 / 25.4
 

@@ -21,6 +21,7 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.schema import Record
 from pipeline.units import MM
+from tests.printcheck import MISSING, PDFCHECK
 
 GAME_DIR = PROJECT_ROOT / "templates" / "nba"
 INK = (False, True)
@@ -663,6 +664,7 @@ def test_every_card_of_the_workbook_lays_out_and_every_name_fits(workbook_parts)
     assert len(workbook_parts["fatigue"].fronts) == 9
 
 
+@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 @pytest.mark.parametrize("paper", ("a4", "letter"))
 def test_workbook_sheets_pass_pdfcheck(workbook_parts, paper, tmp_path):
     import subprocess
@@ -671,7 +673,6 @@ def test_workbook_sheets_pass_pdfcheck(workbook_parts, paper, tmp_path):
     from pipeline.render.imposition import SheetOptions, write_pnp
     from pipeline.render.pages import PageOptions, write_pages
     from pipeline.render.tiling import TileOptions, write_board_pnp
-    from tests.printcheck import PDFCHECK
 
     def pdfcheck(path, *args):
         result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", str(path), *args],
