@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -27,7 +25,7 @@ from pipeline.games import REGISTRY  # noqa: E402
 from pipeline.games.allstar import engine  # noqa: E402
 from pipeline.games.allstar.bots import BOTS  # noqa: E402
 from pipeline.games.base import Simulation  # noqa: E402
-from pipeline.simulate import play  # noqa: E402  (the driver of `pnp simulate`: the loop we ship)
+from bench.engine_timing import measure  # noqa: E402  (through the driver of `pnp simulate`)
 
 
 def simulation(mode: str) -> tuple[Simulation, object, str]:
@@ -51,23 +49,6 @@ def simulation(mode: str) -> tuple[Simulation, object, str]:
     sim = Simulation(new_game=lambda records, players: engine.new_game(data, players, mode), bots=BOTS,
                      players=(data.params["players_min"], data.params["players_max"]), default_players=4)
     return sim, {}, where
-
-
-def measure(sim, records, players: int, bots: list, games: int, seed: int) -> tuple[float, float, dict]:
-    """(games/s CPU, games/s wall, summary) or SystemExit on a failed game."""
-    play(sim, records, players, seed - 1, tuple(bots))            # warm-up
-    turns = steps = 0
-    ends = Counter()
-    wall, cpu = time.perf_counter(), time.process_time()
-    for game in range(games):
-        outcome = play(sim, records, players, seed + game, tuple(bots))
-        if outcome["error"] or outcome["stuck"]:
-            raise SystemExit(f"FAILED: game seed {seed + game}, bots {bots}: {outcome['error'] or 'stuck'}")
-        turns, steps = turns + outcome["turns"], steps + outcome["steps"]
-        ends[outcome["end_reason"] + (f" (cap {outcome['cap']})" if outcome["cap"] else "")] += 1
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return games / cpu, games / wall, {"turns": turns / games, "steps": steps / games, "us": 1e6 * cpu / steps,
-                                       "ends": dict(ends)}
 
 
 def main() -> int:

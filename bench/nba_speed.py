@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -26,7 +24,8 @@ from pipeline import PROJECT_ROOT  # noqa: E402
 from pipeline.games.base import Simulation  # noqa: E402
 from pipeline.games.nba import engine  # noqa: E402
 from pipeline.games.nba.bots import BOTS  # noqa: E402
-from pipeline.simulate import play, with_rules  # noqa: E402  (the driver of `pnp simulate`: the loop we ship)
+from bench.engine_timing import measure  # noqa: E402  (through the driver of `pnp simulate`)
+from pipeline.simulate import with_rules  # noqa: E402
 
 ALL = [(), (("length", "short"),), (("length", "epic"),), (("variant_team_selection", "yes"),),
        (("variant_draft", "yes"),), (("variant_money_time", "yes"),), (("end_rule", "market_empty_literal"),)]
@@ -53,23 +52,6 @@ def simulation(rules: tuple) -> tuple[Simulation, object, str]:
     return sim, {}, where
 
 
-def measure(sim, records, bots: tuple, games: int, seed: int) -> tuple[float, float, dict]:
-    """(games/s CPU, games/s wall, summary) or SystemExit on a failed game."""
-    play(sim, records, 2, seed - 1, bots)            # warm-up (and the data tables built once)
-    turns = steps = score = 0
-    ends = Counter()
-    wall, cpu = time.perf_counter(), time.process_time()
-    for game in range(games):
-        outcome = play(sim, records, 2, seed + game, bots)
-        if outcome["error"] or outcome["stuck"]:
-            raise SystemExit(f"FAILED: game seed {seed + game}, bots {bots}: {outcome['error'] or 'stuck'}")
-        turns, steps, score = turns + outcome["turns"], steps + outcome["steps"], score + sum(outcome["scores"])
-        ends[outcome["end_reason"] + (f" (cap {outcome['cap']})" if outcome["cap"] else "")] += 1
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return games / cpu, games / wall, {"turns": turns / games, "steps": steps / games, "us": 1e6 * cpu / steps,
-                                       "score": score / games / 2, "ends": dict(ends)}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500)
@@ -87,7 +69,7 @@ def main() -> int:
     for rules, seats in runs:
         sim, records, where = simulation(rules)
         try:
-            rate, wall_rate, info = measure(sim, records, seats, args.games, args.seed)
+            rate, wall_rate, info = measure(sim, records, 2, seats, args.games, args.seed)
         except SystemExit as exc:
             print(exc, file=sys.stderr)
             return 1

@@ -1,11 +1,16 @@
-"""Playing engine states to the end in tests: a position built by a scenario, or a whole seeded game.
+"""Playing engine states in tests: scenario files (tests/cases/<game>/*.json), a position built by a scenario
+played to its end, or a whole seeded game.
 
 pipeline.simulate.play is the shipped driver (it starts from a game's Simulation record); tests also need to
 finish an arbitrary mid-game state, so this is the small loop they share across games."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+
+import pytest
 
 CHANCE = -1
 
@@ -37,3 +42,29 @@ def play(state, bots: dict, names: tuple, seed: int) -> dict:
     """A fresh game state played by the named bots, every chance outcome and choice from Random(seed)."""
     seats = [bots[name](seat) for seat, name in enumerate(names)]
     return run(state, seats, random.Random(seed)).outcome()
+
+
+# --- scenario files ------------------------------------------------------------------------------------------
+
+def scenario_cases(folder: Path) -> list:
+    """Every case of every scenario file in `folder`, as pytest params (example, case) named file: case."""
+    cases = []
+    for path in sorted(folder.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        cases += [pytest.param(doc["example"], case, id=f"{path.stem}: {case['name']}") for case in doc["cases"]]
+    return cases
+
+
+def to_action(spec):
+    """A JSON action (lists) -> an engine action (tuples); a bare string or number is a chance outcome."""
+    if isinstance(spec, list):
+        return tuple(to_action(x) for x in spec)
+    return spec
+
+
+def assert_refused(state, action, where: str) -> None:
+    """An illegal action raises ValueError and leaves the state exactly as it was."""
+    before = state.snapshot()
+    with pytest.raises(ValueError):
+        state.apply_action(action)
+    assert state.snapshot() == before, where

@@ -21,7 +21,7 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.games.allstar.bots import BOTS, DraftBot, RandomBot, best_team
-from tests.playout import play, run, sample
+from tests.playout import assert_refused, play, run, sample, scenario_cases, to_action
 from pipeline.games.allstar.engine import (
     CHANCE, TERMINAL, GameData, State, arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house,
     is_straight, new_game, power, single_key, team_key,
@@ -142,21 +142,6 @@ def workbook_data() -> GameData | None:
 
 # --- scenario files -----------------------------------------------------------------------------------------
 
-def scenario_cases() -> list:
-    cases = []
-    for path in sorted(CASES.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        cases += [pytest.param(doc["example"], case, id=f"{path.stem}: {case['name']}") for case in doc["cases"]]
-    return cases
-
-
-def to_action(spec):
-    """A JSON action (lists) -> an engine action (tuples); a bare string or number is a chance outcome."""
-    if isinstance(spec, list):
-        return tuple(to_action(x) for x in spec)
-    return spec
-
-
 def per_seat(values, expected: dict) -> dict:
     return {s: values[int(s)] for s in expected}
 
@@ -236,7 +221,7 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("example, case", scenario_cases())
+@pytest.mark.parametrize("example, case", scenario_cases(CASES))
 def test_worked_example(example, case):
     game = fixture_data(case.get("symbols"), **case.get("params", {}))
     for call in case.get("calls", []):
@@ -248,10 +233,7 @@ def test_worked_example(example, case):
     for number, step in enumerate(case["steps"], 1):
         where = f"{example} {case['name']!r} step {number} {step}"
         if "illegal" in step:
-            before = state.snapshot()
-            with pytest.raises(ValueError):
-                state.apply_action(to_action(step["illegal"]))
-            assert state.snapshot() == before, where
+            assert_refused(state, to_action(step["illegal"]), where)
         for verb in ("do", "chance"):
             if verb in step:
                 state.apply_action(to_action(step[verb]))

@@ -16,7 +16,7 @@ from pipeline import PROJECT_ROOT
 from pipeline.errors import Report
 from pipeline.games import load_game
 from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot
-from tests.playout import play, sample
+from tests.playout import assert_refused, play, sample, scenario_cases
 from pipeline.games.buildit.engine import CHANCE, TERMINAL, GameData, State, new_game, plot_index, plot_name
 from pipeline.games.buildit.engine_data import FREE, KINDS, PARAMETERS, PHASE_NAMES
 from pipeline.games.buildit.schema import RULE_PARAMETERS
@@ -39,14 +39,6 @@ def data() -> GameData:
 
 
 # --- scenario files -----------------------------------------------------------------------------------------
-
-def scenario_cases() -> list:
-    cases = []
-    for path in sorted(CASES.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        cases += [pytest.param(doc["example"], case, id=f"{path.stem}: {case['name']}") for case in doc["cases"]]
-    return cases
-
 
 PLOT_AT = {"permit": (1,), "site": (1,), "build": (1,), "sell": (1,), "play": (3,)}
 
@@ -98,17 +90,14 @@ def observe(state: State, key: str, expected):
     raise KeyError(f"unknown expectation {key!r}")
 
 
-@pytest.mark.parametrize("example, case", scenario_cases())
+@pytest.mark.parametrize("example, case", scenario_cases(CASES))
 def test_worked_example(data, example, case):
     game = data.with_params(**case["params"]) if "params" in case else data
     state = State.from_setup(game, case["setup"])
     for number, step in enumerate(case["steps"], 1):
         where = f"{example} {case['name']!r} step {number} {step}"
         if "illegal" in step:
-            before = state.snapshot()
-            with pytest.raises(ValueError):
-                state.apply_action(to_action(step["illegal"]))
-            assert state.snapshot() == before, where
+            assert_refused(state, to_action(step["illegal"]), where)
         for verb in ("do", "chance"):
             if verb in step:
                 state.apply_action(to_action(step[verb]))

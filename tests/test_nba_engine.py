@@ -26,7 +26,7 @@ from pipeline.games.nba.engine_rules import (attack_points, dice_to_roll, expect
                                              offensive_rerolls, push_track, shift_track)
 from pipeline.games.nba.schema import RULE_PARAMETERS
 from tests.nba_fixture import PARAMS, fixture_data, fixture_rows
-from tests.playout import run, sample
+from tests.playout import assert_refused, run, sample, scenario_cases, to_action
 
 CASES = Path(__file__).parent / "cases" / "nba"
 WORKBOOK = PROJECT_ROOT / "sheets" / "nba.xlsx"
@@ -40,21 +40,6 @@ def data():
 
 
 # --- scenario files -----------------------------------------------------------------------------------------
-
-def scenario_cases() -> list:
-    cases = []
-    for path in sorted(CASES.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        cases += [pytest.param(doc["example"], case, id=f"{path.stem}: {case['name']}") for case in doc["cases"]]
-    return cases
-
-
-def to_action(spec):
-    """A JSON action (lists) -> an engine action (tuples); a bare string or number is a chance outcome."""
-    if isinstance(spec, list):
-        return tuple(to_action(x) for x in spec)
-    return spec
-
 
 def per_seat(lists, expected: dict, show) -> dict:
     return {s: show(lists[int(s)]) for s in expected}
@@ -163,7 +148,7 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("example, case", scenario_cases())
+@pytest.mark.parametrize("example, case", scenario_cases(CASES))
 def test_worked_example(example, case):
     game = fixture_data(**case.get("params", {}))
     for call in case.get("calls", []):
@@ -174,10 +159,7 @@ def test_worked_example(example, case):
     for number, step in enumerate(case["steps"], 1):
         where = f"{example} {case['name']!r} step {number} {step}"
         if "illegal" in step:
-            before = state.snapshot()
-            with pytest.raises(ValueError):
-                state.apply_action(to_action(step["illegal"]))
-            assert state.snapshot() == before, where
+            assert_refused(state, to_action(step["illegal"]), where)
         if "set" in step:         # inject a hand (AMB-16: the narrative's hands break the card flow)
             state.hand[step["set"]["seat"]] = game.ints(step["set"]["hand"])
         if "do" in step:
