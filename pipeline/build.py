@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.build_layout import Laid, Progress, has_ink_variant, lay_out
+from pipeline.build_layout import Laid, Progress, check_bleed, has_ink_variant, lay_out
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games import load_game
@@ -81,6 +81,8 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
                 continue
             laid = lay_out(renderer, component, ink, report, progress)
             item.laid.append(laid)
+            if ink == ink_variants[0]:
+                check_bleed(renderer, component, report)
             if isinstance(component, RulebookSpec) and not ink:
                 report.extend(_check_rulebook(item.game, component, laid.faces, config))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pipeline.errors import Report
+from pipeline.errors import Report, SourceRef
 from pipeline.games.base import BoardSpec, CardDeck, Component, DiceSpec, FaceSpec, PageSpec, RulebookSpec
-from pipeline.units import MM, PAPERS_MM
+from pipeline.units import MM, PAPERS_MM, PRINT_BLEED_MM
 
 
 class Progress:
@@ -82,6 +82,23 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
         raise TypeError(f"unknown component kind {type(component).__name__}")
     report.extend(_collapse(repeats))
     return Laid(component, ink, faces)
+
+
+def check_bleed(renderer, component: Component, report: Report) -> None:
+    """Every card, token and board face goes to print services with 3 mm of artwork beyond its trim
+    (after lay_out, which compiles the templates)."""
+    if not isinstance(component, (CardDeck, BoardSpec)):
+        return
+    faces = [component.face] if isinstance(component, BoardSpec) else [*component.fronts, *(component.backs or ())]
+    for template in dict.fromkeys(face.template for face in faces):
+        compiled = renderer.loaded(template)
+        if compiled is None or (compiled.bleed or 0.0) >= PRINT_BLEED_MM - 1e-9:
+            continue
+        path = renderer.game_dir / template
+        shown = path.relative_to(renderer.project_root) if path.is_relative_to(renderer.project_root) else path
+        report.error(SourceRef(str(shown)), f"{component.id}: bleed is {compiled.bleed or 0:g} mm; card, token "
+                     f"and board faces need {PRINT_BLEED_MM:g} mm for print services (`bleed: 3`, with the "
+                     "background drawn out to it)", "template")
 
 
 def _lay_out_dice(renderer, spec: DiceSpec, repeats: dict[tuple, list], report: Report) -> LaidDice:

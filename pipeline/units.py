@@ -9,6 +9,7 @@ UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PRINT_BLEED_MM = 3.0     # what print services ask beyond the trim of every card, token and board face
 
 
 def to_points(value: float | int | str, default_unit: str = "mm") -> float:

@@ -25,12 +25,10 @@ def pdfcheck_args(entry: dict, sizes: dict) -> list[str]:
     """What pdfcheck should expect of one output, from the build report's entry."""
     single = ["--duplex", "off"]
     size = "x".join(f"{v:g}" for v in sizes.get(entry["component"]) or ())
-    if entry["kind"] == "cards":
-        if entry["format"] == "print":
-            return ["--expect-card", size] + single
-        return ["--expect-card", size, "--paper", entry["paper"]] + (single if entry["backs_mode"] == "none" else [])
-    if entry["kind"] == "board" and entry["format"] == "print":
+    if entry["format"] == "print":            # one face a page, with the print shops' 3 mm bleed
         return single + ["--expect-card", size, "--bleed", "3"]
+    if entry["kind"] == "cards":
+        return ["--expect-card", size, "--paper", entry["paper"]] + (single if entry["backs_mode"] == "none" else [])
     return single + ["--paper", entry["paper"]]
 
 

@@ -134,8 +134,8 @@ SIZES = {"hockey.yaml": (63.5, 88.9, 3, 3), "back-hockey.yaml": (63.5, 88.9, 3, 
          "arena.yaml": (88, 126, 3, 3), "back-arena.yaml": (88, 126, 3, 3), "fanzone.yaml": (88, 126, 3, 3),
          "busstation.yaml": (88, 126, 3, 3), "tiebreak.yaml": (88, 126, 3, 3), "playoff.yaml": (63.5, 88.9, 3, 3),
          "back-large.yaml": (88, 126, 3, 3), "back-playoff.yaml": (63.5, 88.9, 3, 3),
-         "bus.yaml": (18, 18, 1.5, 3), "back-bus.yaml": (18, 18, 1.5, 3), "supporter.yaml": (18, 18, 1.5, 3),
-         "supporter-small.yaml": (10, 10, 1.5, 1), "ticket.yaml": (36, 18, 1.5, 2.5), "aid.yaml": (190, 250, 0, 3)}
+         "bus.yaml": (18, 18, 3, 3), "back-bus.yaml": (18, 18, 3, 3), "supporter.yaml": (18, 18, 3, 3),
+         "supporter-small.yaml": (10, 10, 3, 1), "ticket.yaml": (36, 18, 3, 2.5), "aid.yaml": (190, 250, 0, 3)}
 
 
 # --- rendering and measuring ---------------------------------------------------------------------------------

@@ -34,11 +34,11 @@ def test_pdfcheck_passes_on_every_pdf(built):
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")
 def test_measured_cards_and_duplex_mirror(built):
-    """Card rectangles read back from the A4 contract sheets: 63.5 × 88.9 mm, ≥ 10 mm from the edge,
+    """Card rectangles read back from the A4 contract sheets: 63.5 × 88.9 mm, ≥ 5 mm from the edge,
     and each back page's cards at the mirror positions of its front page."""
     checked = pdfcheck(built / "pnp-a4" / "contracts.pdf", "--expect-card", "63.5x88.9", "--paper", "a4")
     pages = checked["report"]["pages"]
-    assert len(pages) == 6                      # 20 cards, 8 per A4 page, duplex
+    assert len(pages) == 6                      # 20 cards, 9 per A4 page, duplex
     total = 0
     for front, back in zip(pages[0::2], pages[1::2]):
         fronts = [c for c in front["cards"]["cards"] if c["occupied"]]
@@ -48,7 +48,7 @@ def test_measured_cards_and_duplex_mirror(built):
         for card in fronts + backs:
             w, h = card["w_mm"], card["h_mm"]
             assert sorted((round(w, 1), round(h, 1))) == [63.5, 88.9]
-            assert card["x_mm"] >= 10 and card["y_mm"] >= 10 and card["x_mm"] + w <= 200 and card["y_mm"] + h <= 287
+            assert card["x_mm"] >= 5 and card["y_mm"] >= 5 and card["x_mm"] + w <= 205 and card["y_mm"] + h <= 292
         mirrored = sorted((round(210 - c["x_mm"] - c["w_mm"], 1), round(c["y_mm"], 1)) for c in fronts)
         assert mirrored == sorted((round(c["x_mm"], 1), round(c["y_mm"], 1)) for c in backs)
     assert total == 20
@@ -136,6 +136,18 @@ def test_template_overflow_is_a_located_validation_problem(project):
     assert lines and all("templates/buildit/frame.yaml" in l for l in lines)
     assert any("Superanticonstitutionnellementissimement" in l and "normal_cards row 6" in l for l in lines)
 
+
+
+def test_a_token_template_without_the_print_bleed_is_a_located_problem(project):
+    """print/ files go to print services, which need 3 mm of artwork beyond every trim."""
+    coin = project / "templates" / "buildit" / "coin.yaml"
+    coin.write_text(coin.read_text().replace("bleed: 3", "bleed: 1.5"))
+    result = run_cli("build", "buildit", "--ink-saver", root=project)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = [l for l in result.stderr.splitlines() if "bleed is 1.5 mm" in l]
+    assert lines == ["error templates/buildit/coin.yaml: coins: bleed is 1.5 mm; card, token and board faces "
+                     "need 3 mm for print services (`bleed: 3`, with the background drawn out to it) [template]"]
+    assert not (project / "output").exists()
 
 def test_usage_errors_exit_2_without_traceback():
     for args in (["build", "buildit", "--paper", "a5"], ["build", "nosuchgame"], ["build", "--back-offset", "x"]):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from pipeline.units import MM
 from tests.conftest import built_game, copy_project, run_cli
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
 
@@ -47,9 +48,12 @@ def test_the_report_says_how_many_boards_and_aids_to_print(built):
 
 
 def _back_words(path: Path) -> set[str]:
+    """Words on the cards of the first back page (the header and footer bands, within 10 mm of the top
+    and bottom edges, name the deck and the page)."""
     with pdfplumber.open(path) as pdf:
-        lines = pdf.pages[1].extract_text().splitlines()[:-2]         # the first back page, header/footer off
-    return {word for line in lines for word in line.split()}
+        page = pdf.pages[1]
+        text = page.crop((0, 10 * MM, page.width, page.height - 10 * MM)).extract_text()
+    return set(text.split())
 
 
 def test_player_tactic_and_fatigue_cards_share_one_back(built):
@@ -58,17 +62,22 @@ def test_player_tactic_and_fatigue_cards_share_one_back(built):
     assert backs[0] and backs[0] == backs[1] == backs[2]
 
 
-def _page_text(path: Path, index: int) -> str:
-    """Text in reading order of each card (cards are turned on the sheet: pdfplumber would read them backwards)."""
+def _card_texts(path: Path, index: int) -> list[str]:
+    """The text of each card of a page, in reading order of the sheet (cards found by pdfcheck)."""
     import pypdfium2 as pdfium
 
+    cards = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", "a4")["report"]["pages"][index]["cards"]
+    placed = sorted((c for c in cards["cards"] if c["occupied"]), key=lambda c: (-c["y_mm"], c["x_mm"]))
     pdf = pdfium.PdfDocument(path)
     try:
-        return pdf[index].get_textpage().get_text_range().replace("\r\n", "\n")
+        text = pdf[index].get_textpage()
+        return [text.get_text_bounded(c["x_mm"] * MM, c["y_mm"] * MM, (c["x_mm"] + c["w_mm"]) * MM,
+                                      (c["y_mm"] + c["h_mm"]) * MM).replace("\r\n", "\n") for c in placed]
     finally:
         pdf.close()
 
 
+@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_starting_cards_print_their_workbook_ratings_and_set_markers(built):
     """The first card of the sheet is the workbook's first players row; its eight ratings in print order."""
     import openpyxl
@@ -76,13 +85,13 @@ def test_starting_cards_print_their_workbook_ratings_and_set_markers(built):
     sheet = openpyxl.load_workbook(built.parent.parent / "sheets" / "nba.xlsx", read_only=True)["players"]
     header, row = list(sheet.iter_rows(min_row=1, max_row=2, values_only=True))
     card = dict(zip(header, row))
-    text = _page_text(built / "pnp-a4" / "players.pdf", 0)
-    block = text.split("coût")[0].split("\n")
-    assert block[0] == f"{card['value']} {card['name']}" and "A · Initiation" in block[-1]
-    printed = [int(line) for line in block if line.isdigit()]
+    block = _card_texts(built / "pnp-a4" / "players.pdf", 0)[0].split("coût")[0].split("\n")
+    assert block[:2] == [str(card["value"]), card["name"]] and "A · Initiation" in block[-1]
+    rows = [line.split() for line in block[2:]]          # the ratings print as rows of numbers
+    printed = [int(value) for row in rows if row and all(v.isdigit() for v in row) for value in row]
     assert printed == [card[code] for code in ("3P", "IN", "PE", "IT", "BL", "ST", "RB", "GI")]
-    last = _page_text(built / "pnp-a4" / "players.pdf", 34)               # the last front page: NBA cards
-    assert "Initiation" not in last and "Titulaire" not in last and "Remplaçant" not in last
+    last = "".join(_card_texts(built / "pnp-a4" / "players.pdf", 30))   # the last front page (140 = 15 × 9 + 5)
+    assert last and "Initiation" not in last and "Titulaire" not in last and "Remplaçant" not in last
 
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)

@@ -156,8 +156,8 @@ def test_every_variant_lays_out_without_problems(workbook, template, ink_saver):
 
 def test_sizes_and_bleeds_are_the_component_sizes(workbook):
     rules, normal = workbook
-    expected = {"board.yaml": (232, 232, 3), "calendar.yaml": (190, 40, 3), "marker.yaml": (18, 18, 1.5),
-                "pawn.yaml": (18, 18, 1.5), "coin.yaml": (18, 18, 1.5), "aid-front.yaml": (88, 126, 3),
+    expected = {"board.yaml": (232, 232, 3), "calendar.yaml": (190, 40, 3), "marker.yaml": (18, 18, 3),
+                "pawn.yaml": (18, 18, 3), "coin.yaml": (18, 18, 3), "aid-front.yaml": (88, 126, 3),
                 "aid-back.yaml": (88, 126, 3), "score-sheet.yaml": (190, 250, 0)}
     contexts = every_context(rules, normal)
     for template, (width, height, bleed) in expected.items():

@@ -18,7 +18,7 @@ from PIL import Image
 from pipeline.errors import PipelineError
 from pipeline.render.fonts import default_fonts
 from pipeline.render.imposition import SheetOptions, write_png, write_pnp, write_print
-from pipeline.render.sheetplan import MARGIN, choose_plan, crop_marks
+from pipeline.render.sheetplan import CARD_EDGE, MARK_EDGE, MARK_MIN, choose_plan, crop_marks
 from pipeline.units import MM, PAPERS_MM, mm
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
@@ -89,7 +89,7 @@ def cards_on(page, card=POKER, bleed=3.0) -> list[Card]:
         if not r["fill"]:
             continue
         w, h = (r["x1"] - r["x0"]) / MM, (r["y1"] - r["y0"]) / MM
-        for tw, th in (card, card[::-1]):
+        for tw, th in dict.fromkeys((tuple(card), tuple(card[::-1]))):
             if abs(w - tw - 2 * bleed) < TOL and abs(h - th - 2 * bleed) < TOL:
                 centre = ((r["x0"] + r["x1"]) / 2 / MM, (r["y0"] + r["y1"]) / 2 / MM)
                 found.append(Card(centre, (tw, th), tuple(r["non_stroking_color"])))
@@ -115,49 +115,92 @@ def mirror_x(point, page_width):
 
 
 # ----------------------------------------------------------------------------- the grids
-def test_poker_on_a4_is_8_rotated_2x4(tmp_path):
-    path, info = write(tmp_path, "a4", *deck(8), paper="a4")
-    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (8, (2, 4), True)
+def _edge_distance(rect, paper) -> float:
+    pw, ph = PAPERS_MM[paper]
+    x0, y0, x1, y1 = rect
+    return min(x0, y0, pw - x1, ph - y1)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poker_prints_9_a_page_3x3_with_shared_cuts_on_both_papers(tmp_path, paper):
+    """The print-and-play norm: three poker cards are 190.5 mm wide, which A4 (210) and Letter (215.9)
+    hold once cards may come to 5 mm of the edge; three rows are 266.7 mm of Letter's 279.4."""
+    path, info = write(tmp_path, paper, *deck(9), paper=paper)
+    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (9, (3, 3), False)
     assert info["bleed_mode"] == "shared-cut" and info["pages"] == 2
+    assert info["side_bands"] is (paper == "letter")      # Letter's header goes in its 12.7 mm side margins
     with pdfplumber.open(path) as pdf:
         cards = cards_on(pdf.pages[0])
-    assert len(cards) == 8 and all(c.size == (88.9, 63.5) for c in cards)
-    assert len({round(c.centre[0], 1) for c in cards}) == 2 and len({round(c.centre[1], 1) for c in cards}) == 4
+    assert len(cards) == 9 and all(c.size == POKER for c in cards)
+    xs = sorted({round(v, 2) for c in cards for v in (c.trim[0], c.trim[2])})
+    ys = sorted({round(v, 2) for c in cards for v in (c.trim[1], c.trim[3])})
+    assert len(xs) == 4 and len(ys) == 4                     # shared cut lines: 4 cuts each way
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([63.5] * 3, abs=0.01)
+    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([88.9] * 3, abs=0.01)
+    pw, _ = PAPERS_MM[paper]
+    assert xs[0] == pytest.approx((pw - 190.5) / 2, abs=0.01)  # centred across, for the duplex mirror
+    assert min(_edge_distance(c.trim, paper) for c in cards) >= CARD_EDGE
 
 
-def test_poker_on_letter_is_6_because_8_needs_260_mm(tmp_path):
-    """Letter is 259.4 mm high inside its margins; 4 rotated rows take 254 mm plus 2 × 3 mm of marks."""
-    path, info = write(tmp_path, "letter", *deck(6), paper="letter")
-    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (6, (2, 3), True)
-    assert info["bleed_mode"] == "bleed"  # a tie with shared cuts goes to bleed gutters
-    with pdfplumber.open(path) as pdf:
-        cards = cards_on(pdf.pages[0])
-    assert len(cards) == 6
-    xs = sorted({round(c.trim[0], 2) for c in cards} | {round(c.trim[2], 2) for c in cards})
-    assert xs[2] - xs[1] == pytest.approx(6.0, abs=0.01)  # the gutter is twice the bleed
+def test_landscape_poker_cards_turn_to_print_9_a_page(tmp_path):
+    landscape = {"width": mm(POKER[1]), "height": mm(POKER[0])}
+    path, info = write(tmp_path, "turned", *deck(9, **landscape), paper="a4")
+    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (9, (3, 3), True)
 
 
-@pytest.mark.parametrize("paper,card", [("a4", POKER), ("letter", POKER), ("a4", (85.0, 130.0))])
-def test_nothing_within_10_mm_of_the_edge(tmp_path, paper, card):
+# the README's table "Cards per page": measured here from written sheets
+CARDS_PER_PAGE = [((63.5, 88.9), 9, 9), ((63.0, 88.0), 9, 9), ((57.15, 88.9), 9, 9), ((44.0, 68.0), 16, 12),
+                  ((41.0, 63.0), 18, 18), ((59.0, 92.0), 9, 8), ((88.0, 126.0), 4, 4), ((70.0, 70.0), 8, 6),
+                  ((18.0, 18.0), 165, 154), ((36.0, 18.0), 77, 77)]
+
+
+@pytest.mark.parametrize("card,a4,letter", CARDS_PER_PAGE)
+def test_cards_per_page_of_each_size_as_the_readme_states(tmp_path, card, a4, letter):
     size = {"width": mm(card[0]), "height": mm(card[1])}
-    path, _ = write(tmp_path, paper, *deck(11, **size), paper=paper, back_offset_mm=(1.5, -1.0))
+    for paper, expected in (("a4", a4), ("letter", letter)):
+        path, info = write(tmp_path, paper, *deck(expected, designs=1, **size), paper=paper)
+        assert info["pages"] == 2
+        with pdfplumber.open(path) as pdf:
+            assert len(cards_on(pdf.pages[0], card)) == len(cards_on(pdf.pages[1], card)) == expected, paper
+        _, more = write(tmp_path, paper, *deck(expected + 1, designs=1, **size), paper=paper)
+        assert more["pages"] == 4                   # one more card takes a second sheet: the page is full
+
+
+def _card_bleed_rects(page, card) -> list:
+    """The fake faces' own bleed rectangles (clipped to the trim on shared-cut sheets)."""
+    found = []
+    for r in page.rects:
+        w, h = (r["x1"] - r["x0"]) / MM, (r["y1"] - r["y0"]) / MM
+        if r["fill"] and any(abs(w - a - 6) < TOL and abs(h - b - 6) < TOL for a, b in (card, card[::-1])):
+            found.append(r)
+    return found
+
+
+@pytest.mark.parametrize("paper,card", [("a4", POKER), ("letter", POKER), ("a4", (85.0, 130.0)),
+                                        ("letter", (57.0, 87.0)), ("a4", (18.0, 18.0))])
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -1.0)])
+def test_no_card_within_5_mm_nor_anything_within_3_mm_of_the_edge(tmp_path, paper, card, offset):
+    size = {"width": mm(card[0]), "height": mm(card[1])}
+    path, info = write(tmp_path, paper, *deck(11, **size), paper=paper, back_offset_mm=offset)
     pw, ph = PAPERS_MM[paper]
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
             assert (page.width / MM, page.height / MM) == pytest.approx((pw, ph), abs=0.01)
-            assert cards_on(page, card)
-            for placed in cards_on(page, card):
-                x0, y0, x1, y1 = placed.trim
-                assert min(x0, y0, pw - x1, ph - y1) >= MARGIN
+            placed = cards_on(page, card)
+            assert placed
+            for c in placed:
+                assert _edge_distance(c.trim, paper) >= CARD_EDGE - 0.01
+            faces = {id(r) for r in _card_bleed_rects(page, card)}
             for obj in page.chars + page.lines + page.rects + page.curves:
-                x0, x1 = obj["x0"] / MM, obj["x1"] / MM
-                y0, y1 = obj["y0"] / MM, obj["y1"] / MM
-                assert min(x0, y0, pw - x1, ph - y1) >= MARGIN - 0.01, obj.get("text", obj["object_type"])
+                if id(obj) in faces and info["bleed_mode"] == "shared-cut":
+                    continue                          # clipped to its trim, measured above
+                box = (obj["x0"] / MM, obj["y0"] / MM, obj["x1"] / MM, obj["y1"] / MM)
+                assert _edge_distance(box, paper) >= MARK_EDGE - 0.01, obj.get("text", obj["object_type"])
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_crop_marks_extend_cut_lines_and_never_enter_a_card(tmp_path, paper):
-    path, _ = write(tmp_path, paper, *deck(8), paper=paper)
+    path, _ = write(tmp_path, paper, *deck(9), paper=paper)
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         cards, marks = cards_on(page), marks_on(page)
@@ -184,34 +227,41 @@ def test_crop_marks_extend_cut_lines_and_never_enter_a_card(tmp_path, paper):
 
 
 # ----------------------------------------------------------------------------- duplex
-def _front_back_pairs(path, page_front, page_back):
+def _front_back_pairs(path, page_front, page_back, card=POKER):
     with pdfplumber.open(path) as pdf:
-        fronts, backs = cards_on(pdf.pages[page_front]), cards_on(pdf.pages[page_back])
+        fronts, backs = cards_on(pdf.pages[page_front], card), cards_on(pdf.pages[page_back], card)
         width = pdf.pages[page_front].width / MM
         front_chars = [c for c in pdf.pages[page_front].chars if c["text"] == "F" and is_label(c)]
         back_chars = [c for c in pdf.pages[page_back].chars if c["text"] == "B" and is_label(c)]
     return fronts, backs, width, front_chars, back_chars
 
 
+LANDSCAPE = (POKER[1], POKER[0])
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -1.0)])
-def test_duplex_backs_mirror_fronts_about_the_vertical_centre(tmp_path, paper, offset):
-    fronts, backs = deck(8)
-    path, _ = write(tmp_path, "duplex", fronts, backs, paper=paper, back_offset_mm=offset)
-    page_fronts, page_backs, width, front_chars, back_chars = _front_back_pairs(path, 0, 1)
-    assert len(page_backs) == len(page_fronts)
+@pytest.mark.parametrize("card", [POKER, LANDSCAPE])
+def test_duplex_backs_mirror_fronts_about_the_vertical_centre(tmp_path, paper, offset, card):
+    fronts, backs = deck(9, width=mm(card[0]), height=mm(card[1]))
+    path, info = write(tmp_path, "duplex", fronts, backs, paper=paper, back_offset_mm=offset)
+    page_fronts, page_backs, width, front_chars, back_chars = _front_back_pairs(path, 0, 1, card)
+    assert len(page_backs) == len(page_fronts) == 9
     by_colour = {f.colour: i for i, f in enumerate(fronts)}
-    for card in page_fronts:
-        i = by_colour[card.colour]
-        mx, my = mirror_x(card.centre, width)
+    for placed in page_fronts:
+        i = by_colour[placed.colour]
+        mx, my = mirror_x(placed.centre, width)
         target = (mx + offset[0], my + offset[1])
         behind = [b for b in page_backs if near(b.centre, target)]
         assert len(behind) == 1, f"no back behind front {i}"
         assert behind[0].colour == backs[i].colour  # backs[i] is the back of fronts[i]
-        assert behind[0].size == card.size
-    # rotated fronts turn +90°, their backs -90°: upright relative to each other after the flip
-    assert front_chars and all(c["matrix"][1] > 0 for c in front_chars)
-    assert back_chars and all(c["matrix"][1] < 0 for c in back_chars)
+        assert behind[0].size == placed.size
+    assert front_chars and back_chars
+    if info["rotated"]:  # turned fronts turn +90°, their backs -90°: upright to each other after the flip
+        assert all(c["matrix"][1] > 0 for c in front_chars)
+        assert all(c["matrix"][1] < 0 for c in back_chars)
+    else:
+        assert all(c["matrix"][:2] == pytest.approx((1, 0)) for c in front_chars + back_chars)
 
 
 def test_short_last_sheet_has_backs_only_behind_its_cards(tmp_path):
@@ -219,15 +269,15 @@ def test_short_last_sheet_has_backs_only_behind_its_cards(tmp_path):
     assert info["pages"] == 4
     full, _, _, _, _ = _front_back_pairs(path, 0, 1)
     fronts, backs, width, _, _ = _front_back_pairs(path, 2, 3)
-    assert len(fronts) == 3 and len(backs) == 3
-    for card, cell in zip(fronts, full[:3]):  # the first cells of the grid, in reading order
-        assert near(card.centre, cell.centre)
-    for card in fronts:
-        assert sum(near(b.centre, mirror_x(card.centre, width)) for b in backs) == 1
+    assert len(full) == 9 and len(fronts) == 2 and len(backs) == 2
+    for placed, cell in zip(fronts, full[:2]):  # the first cells of the grid, in reading order
+        assert near(placed.centre, cell.centre)
+    for placed in fronts:
+        assert sum(near(b.centre, mirror_x(placed.centre, width)) for b in backs) == 1
 
 
 def test_header_and_calibration_bar(tmp_path):
-    path, _ = write(tmp_path, "text", *deck(9), paper="a4", ink_saver=True)
+    path, _ = write(tmp_path, "text", *deck(10), paper="a4", ink_saver=True)
     with pdfplumber.open(path) as pdf:
         first, last = pdf.pages[0], pdf.pages[3]
         text = first.extract_text()
@@ -392,15 +442,20 @@ def test_any_plan_keeps_cards_marks_and_bands_apart_and_inside_the_margins(w, h,
         blocks.append([plan.fold_back_slot(i).rect for i in range(plan.per_page)])
     rects = [r for block in blocks for r in block]
     bands = [plan.header_band().rect, plan.footer_band().rect]
-    for r in rects + bands:
-        assert r.x0 >= MARGIN - 1e-6 and r.y0 >= MARGIN - 1e-6
-        assert r.x1 <= pw - MARGIN + 1e-6 and r.y1 <= ph - MARGIN + 1e-6
+    for r in rects:
+        b = plan.printed_bleed
+        assert r.x0 - b >= CARD_EDGE - 1e-6 and r.y0 - b >= CARD_EDGE - 1e-6
+        assert r.x1 + b <= pw - CARD_EDGE + 1e-6 and r.y1 + b <= ph - CARD_EDGE + 1e-6
+    for r in bands:
+        assert r.x0 >= MARK_EDGE - 1e-6 and r.y0 >= MARK_EDGE - 1e-6
+        assert r.x1 <= pw - MARK_EDGE + 1e-6 and r.y1 <= ph - MARK_EDGE + 1e-6
     for r in rects:
         for band in bands:
             assert r.x1 <= band.x0 or r.x0 >= band.x1 or r.y1 <= band.y0 or r.y0 >= band.y1
     for (x0, y0), (x1, y1) in crop_marks(plan, blocks):
-        assert min(x0, x1) >= MARGIN - 1e-6 and max(x0, x1) <= pw - MARGIN + 1e-6
-        assert min(y0, y1) >= MARGIN - 1e-6 and max(y0, y1) <= ph - MARGIN + 1e-6
+        assert min(x0, x1) >= MARK_EDGE - 1e-6 and max(x0, x1) <= pw - MARK_EDGE + 1e-6
+        assert min(y0, y1) >= MARK_EDGE - 1e-6 and max(y0, y1) <= ph - MARK_EDGE + 1e-6
+        assert abs(x1 - x0) + abs(y1 - y0) >= MARK_MIN - 1e-6
         for r in rects:
             assert max(x0, x1) <= r.x0 - 0.99 or min(x0, x1) >= r.x1 + 0.99 or \
                 max(y0, y1) <= r.y0 - 0.99 or min(y0, y1) >= r.y1 + 0.99

@@ -95,6 +95,11 @@ class FaceRenderer:
         self._templates[template] = (compiled, load_problems)
         return compiled, [Problem(p.where, f"card {name}: {p.message}", p.rule, p.severity) for p in load_problems]
 
+    def loaded(self, template: str) -> Template | None:
+        """A template already compiled by layout() (None if it failed to load)."""
+        entry = self._templates.get(template)
+        return entry[0] if entry else None
+
     def text_style(self, role: str, *rest) -> TextStyle | None:
         """One TextStyle per distinct setting (hashable: it keys the text-fitting cache)."""
         key = (role, *rest)

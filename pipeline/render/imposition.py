@@ -26,7 +26,7 @@ from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import (FOOTER_NOTES, draw_fold_line, draw_footer, draw_header, draw_marks,
                                         footer_items)
-from pipeline.render.sheetplan import MARGIN, Rect, SheetPlan, Slot, choose_plan, crop_marks
+from pipeline.render.sheetplan import CARD_EDGE, MARK_EDGE, Rect, SheetPlan, Slot, choose_plan, crop_marks
 from pipeline.units import MM, PAPERS_MM
 
 BACKS_MODES = ("duplex", "foldover", "none")
@@ -116,7 +116,8 @@ def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, opti
                        footer_items=footer_items(fonts, mode), reserve=reserve, keep_bleed=options.keep_bleed)
     if plan is None:
         raise PipelineError(Problem(where, f"a {card[0]:g}×{card[1]:g} mm card does not fit on "
-                                    f"{options.paper} paper inside {MARGIN:g} mm margins", "imposition"))
+                                    f"{options.paper} paper {CARD_EDGE:g} mm from the edge, with crop marks "
+                                    f"{MARK_EDGE:g} mm from it", "imposition"))
     per_sheet = plan.per_page
     sheets = -(-len(fronts) // per_sheet)
     pages = sheets * (2 if mode == "duplex" else 1)
@@ -135,7 +136,7 @@ def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, opti
     _deliver(target, buffer.getvalue())
     return {"pages": pages, "sheets": sheets, "cards_per_page": per_sheet, "grid": (plan.cols, plan.rows),
             "rotated": plan.rotated, "bleed_mode": "bleed" if plan.bleed_mode else "shared-cut",
-            "backs_mode": mode, "paper": options.paper, "mark_length_mm": plan.mark_len,
+            "backs_mode": mode, "paper": options.paper, "mark_length_mm": [plan.mark_x, plan.mark_y],
             "side_bands": plan.side_bands, "forms": len(forms.names)}
 
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pipeline.render.fonts import FontSet
-from pipeline.render.sheetplan import FOOTER_SPACING, LINE, MARGIN, Band, SheetPlan
+from pipeline.render.sheetplan import FOOTER_SPACING, LINE, Band, SheetPlan
 from pipeline.units import MM
 
 TEXT_SIZE = 7.0
@@ -144,7 +144,9 @@ def draw_fold_line(canvas, fonts: FontSet, plan: SheetPlan) -> None:
     y = plan.fold_y * MM
     label_w = stringWidth(FOLD_LABEL, font, TEXT_SIZE)
     centre = plan.cell(0, 0).centre[0] * MM
-    left, right = MARGIN * MM, (plan.paper[0] - MARGIN) * MM
+    block = plan.front_block
+    reach = plan.mark_offset + plan.mark_x          # as far as the marks go, clear of any side band
+    left, right = (block.x0 - reach) * MM, (block.x1 + reach) * MM
     pad = 1.5 * MM
     canvas.saveState()
     canvas.setStrokeColorRGB(0.45, 0.45, 0.45)  # grey: a fold, not a cut

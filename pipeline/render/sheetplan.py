@@ -1,10 +1,21 @@
 """Grid maths for home-printing card sheets, in millimetres, with no drawing.
 
-A SheetPlan says where every card, crop mark, header and footer goes on one portrait page. The page is
-A4 or US Letter; nothing comes closer than MARGIN to the paper edge, because home printers clip there.
-The planner tries every combination of card orientation, cut style, crop-mark length and band placement,
-and keeps the one with the most cards (ties: bleed gutters, then upright cards, then longer marks, then
-header and footer above and below the cards).
+A SheetPlan says where every card, crop mark, header and footer goes on one portrait page, A4 or US
+Letter, under the print-and-play norm (shared/DESIGN.md, "Print conventions"):
+
+- home printers clip a band of 3–5 mm at the paper edge, so no card comes closer than CARD_EDGE (5 mm)
+  and no crop mark, header or footer closer than MARK_EDGE (3 mm);
+- crop marks are thin lines outside the cards, up to 5 mm long, shortened (not below 2 mm) where the
+  margin is tight, on each axis on its own;
+- the header and the footer (the 50 mm calibration bar) go where the room is: above and below the cards,
+  or as vertical bands in the side margins when the top and bottom are tight (poker cards on Letter).
+
+Poker cards then print 9 a page (3 × 3) on both papers with shared cut lines. The planner tries every
+combination of card orientation, cut style, band placement and band distance from the edge, and keeps
+the one with the most cards (ties: bleed gutters, then upright cards, then bands farther from the edge,
+then longer marks, then bands above and below).
+
+The other pages of the pipeline (write-on pages, board tiles, dice) keep PAGE_MARGIN: they have room.
 """
 
 from __future__ import annotations
@@ -13,9 +24,15 @@ import itertools
 import math
 from dataclasses import dataclass
 
-MARGIN = 10.0                 # printers clip near the edge: nothing is drawn closer than this
+CARD_EDGE = 5.0               # no card, nor its printed bleed, closer to the paper edge
+MARK_EDGE = 3.0               # no crop mark, header or footer closer to the paper edge
+BAND_EDGES = (5.0, 4.0, 3.0)  # where the header and footer may sit from the edge, safest first
+PAGE_MARGIN = 10.0            # write-on pages, board tiles and dice sheets: nothing closer than this
+MARGIN = PAGE_MARGIN          # the name those modules import
 MARK_GAP = 1.0                # a crop mark starts this far from the trim (from the bleed, outside a bleed block)
-MARK_LENGTHS = (3.0, 2.0)     # preferred first; the shorter one is taken only when it wins cards
+MARK_MAX = 5.0                # crop marks are 5 mm long where the margin allows
+MARK_MIN = 2.0                # and never shorter: a layout that leaves less room is refused
+MARK_LENGTHS = (3.0, 2.0)     # board tiles' mark lengths, preferred first
 BAND_GAP = 1.5                # air between the crop marks and the header/footer bands
 LINE = 3.5                    # one 7 pt line of text (Lato ascent + descent is about 3 mm)
 FOOTER_SPACING = 5.0          # between the footer's items when they share one line
@@ -88,15 +105,29 @@ class SheetPlan:
     rows: int                         # rows of fronts (fold-over: per half)
     rotated: bool
     bleed_mode: bool                  # True: gutters of 2 x bleed, each face keeps its bleed
-    mark_len: float
+    mark_x: float                     # length of the marks in the left and right margins
+    mark_y: float                     # length of the marks in the top and bottom margins (and a fold gap)
     side_bands: bool
     footer_lines: int
     foldover: bool
     origin: tuple[float, float]       # bottom-left of the whole card area (both halves when folding)
+    header: Band | None = None
+    footer: Band | None = None
 
     @property
     def per_page(self) -> int:
         return self.cols * self.rows
+
+    @property
+    def mark_len(self) -> float:
+        """The shorter of the two axes' marks (what a report states)."""
+        return min(self.mark_x, self.mark_y)
+
+    @property
+    def band_edge(self) -> float:
+        """How far the header sits from the nearest paper edge."""
+        r = self.header.rect
+        return min(r.x0, r.y0, self.paper[0] - r.x1, self.paper[1] - r.y1)
 
     @property
     def cell_size(self) -> tuple[float, float]:
@@ -108,9 +139,14 @@ class SheetPlan:
         return 2 * self.bleed if self.bleed_mode else 0.0
 
     @property
+    def printed_bleed(self) -> float:
+        """How far the outer faces print beyond the block's trim (shared cuts clip faces to their trim)."""
+        return self.bleed if self.bleed_mode else 0.0
+
+    @property
     def mark_offset(self) -> float:
         """Outer marks clear the outer cards' bleed, so they stay visible on dark artwork."""
-        return MARK_GAP + (self.bleed if self.bleed_mode else 0.0)
+        return MARK_GAP + self.printed_bleed
 
     @property
     def fold_gap(self) -> float:
@@ -164,17 +200,10 @@ class SheetPlan:
         return Slot(front.rect.mirror_y(self.fold_y), (180 - front.rotation) % 360)
 
     def header_band(self) -> Band:
-        pw, ph = self.paper
-        if self.side_bands:
-            return Band(Rect(MARGIN, MARGIN, MARGIN + LINE, ph - MARGIN), True)
-        return Band(Rect(MARGIN, ph - MARGIN - LINE, pw - MARGIN, ph - MARGIN), False)
+        return self.header
 
     def footer_band(self) -> Band:
-        pw, ph = self.paper
-        thickness = LINE * self.footer_lines
-        if self.side_bands:
-            return Band(Rect(pw - MARGIN - thickness, MARGIN, pw - MARGIN, ph - MARGIN), True)
-        return Band(Rect(MARGIN, MARGIN, pw - MARGIN, MARGIN + thickness), False)
+        return self.footer
 
 
 def footer_line_count(items: tuple[float, ...], band_length: float) -> int:
@@ -187,41 +216,72 @@ def _count(room: float, size: float, gutter: float) -> int:
     return max(0, math.floor((room + gutter + EPS) / (size + gutter)))
 
 
-def _try(paper, card, bleed, rotated, bleed_mode, mark_len, side_bands, foldover, footer_items, reserve):
-    """The plan for one combination of choices, or None when not a single card fits."""
+def _mark_room(room: float) -> float:
+    """The mark length a margin leaves (mm, down to 0.1 mm), at most MARK_MAX."""
+    return min(MARK_MAX, math.floor(room * 10 + EPS) / 10)
+
+
+@dataclass(frozen=True)
+class _Choice:
+    rotated: bool
+    bleed_mode: bool
+    side_bands: bool
+    band_edge: float
+
+
+def _try(paper, card, bleed, choice: _Choice, foldover, footer_items, reserve) -> SheetPlan | None:
+    """The plan for one combination of choices, or None when not a single card fits.
+
+    Each margin must hold, from the trim outwards: the mark offset, a mark of at least MARK_MIN, then
+    either the paper's MARK_EDGE or (beside a band) BAND_GAP, the band and the band's distance from the
+    edge. Cards also stay CARD_EDGE from the edge. The reserve (the per-printer back offset) moves the
+    backs: it is kept between the cards and CARD_EDGE and between the marks and a band; marks next to the
+    bare paper edge are shortened on the shifted backs instead (see crop_marks)."""
     pw, ph = paper
-    aw, ah = pw - 2 * MARGIN, ph - 2 * MARGIN
-    footer_lines = footer_line_count(footer_items, ah if side_bands else aw)
+    rx, ry = reserve
+    edge = choice.band_edge
+    printed = bleed if choice.bleed_mode else 0.0
+    offset = MARK_GAP + printed
+    footer_lines = footer_line_count(footer_items, (ph if choice.side_bands else pw) - 2 * edge)
     header_t, footer_t = LINE, LINE * footer_lines
-    offset = MARK_GAP + (bleed if bleed_mode else 0.0)
-    # the reserve keeps shifted backs (per-printer offset) and their marks inside the margins
-    zone_x = offset + mark_len + reserve[0]
-    zone_y = offset + mark_len + reserve[1]
-    if side_bands:
-        # both side bands get the same width so the cards stay centred for the duplex mirror
-        band = BAND_GAP + max(header_t, footer_t)
-        room_w, room_h = aw - 2 * zone_x - 2 * band, ah - 2 * zone_y
+    # what lies beyond each side's marks, measured from the paper edge
+    beside_band = lambda thickness, r: edge + thickness + BAND_GAP + r  # noqa: E731
+    if choice.side_bands:
+        outer_x = beside_band(max(header_t, footer_t), rx)
+        outer_top = outer_bottom = MARK_EDGE
     else:
-        room_w, room_h = aw - 2 * zone_x, ah - 2 * zone_y - header_t - footer_t - 2 * BAND_GAP
-    w, h = (card[1], card[0]) if rotated else card
-    gutter = 2 * bleed if bleed_mode else 0.0
-    cols = _count(room_w, w, gutter)
+        outer_x = MARK_EDGE
+        outer_top, outer_bottom = beside_band(header_t, ry), beside_band(footer_t, ry)
+    need_x = max(CARD_EDGE + printed + rx, outer_x + offset + MARK_MIN)
+    need_top = max(CARD_EDGE + printed + ry, outer_top + offset + MARK_MIN)
+    need_bottom = max(CARD_EDGE + printed + ry, outer_bottom + offset + MARK_MIN)
+    w, h = (card[1], card[0]) if choice.rotated else card
+    gutter = 2 * bleed if choice.bleed_mode else 0.0
+    cols = _count(pw - 2 * need_x, w, gutter)
+    room_h = ph - need_top - need_bottom
     fold_gap = 2 * offset + FOLD_CLEAR
     rows = _count((room_h - fold_gap) / 2, h, gutter) if foldover else _count(room_h, h, gutter)
     if cols < 1 or rows < 1:
         return None
-    plan = SheetPlan(paper, card, bleed, cols, rows, rotated, bleed_mode, mark_len, side_bands,
-                     footer_lines, foldover, (0.0, 0.0))
-    bw, bh = plan.block_size
+    bw = cols * w + (cols - 1) * gutter
+    bh = rows * h + (rows - 1) * gutter
     total_h = 2 * bh + fold_gap if foldover else bh
-    if side_bands:
-        y_lo, y_hi = MARGIN + zone_y, ph - MARGIN - zone_y
+    # centred across (the duplex mirror needs it); up and down, the marks get equal room, then the
+    # cards' own distance from the edge is enforced
+    slack = ph - total_h - (outer_top + offset) - (outer_bottom + offset)
+    y0 = outer_bottom + offset + slack / 2
+    y0 = min(max(y0, need_bottom), ph - need_top - total_h)
+    x0 = (pw - bw) / 2
+    mark_x = _mark_room(x0 - offset - outer_x)
+    mark_y = _mark_room(min(y0 - offset - outer_bottom, ph - (y0 + total_h) - offset - outer_top))
+    if choice.side_bands:
+        header = Band(Rect(edge, edge, edge + header_t, ph - edge), True)
+        footer = Band(Rect(pw - edge - footer_t, edge, pw - edge, ph - edge), True)
     else:
-        y_lo = MARGIN + footer_t + BAND_GAP + zone_y
-        y_hi = ph - MARGIN - header_t - BAND_GAP - zone_y
-    origin = ((pw - bw) / 2, (y_lo + y_hi - total_h) / 2)
-    return SheetPlan(paper, card, bleed, cols, rows, rotated, bleed_mode, mark_len, side_bands,
-                     footer_lines, foldover, origin)
+        header = Band(Rect(edge, ph - edge - header_t, pw - edge, ph - edge), False)
+        footer = Band(Rect(edge, edge, pw - edge, edge + footer_t), False)
+    return SheetPlan(paper, card, bleed, cols, rows, choice.rotated, choice.bleed_mode, mark_x, mark_y,
+                     choice.side_bands, footer_lines, foldover, (x0, y0), header, footer)
 
 
 def choose_plan(paper: tuple[float, float], card: tuple[float, float], bleed: float, *, foldover: bool = False,
@@ -232,13 +292,13 @@ def choose_plan(paper: tuple[float, float], card: tuple[float, float], bleed: fl
     best, best_key = None, None
     # without bleed, "bleed gutters" would be shared cuts under another name
     bleed_modes = ((True,) if keep_bleed else (True, False)) if bleed > 0 else (False,)
-    for rotated, bleed_mode, mark_len, side_bands in itertools.product(
-            (False, True), bleed_modes, MARK_LENGTHS, (False, True)):
-        plan = _try(paper, card, bleed, rotated, bleed_mode, mark_len, side_bands, foldover,
+    for rotated, bleed_mode, side_bands, band_edge in itertools.product(
+            (False, True), bleed_modes, (False, True), BAND_EDGES):
+        plan = _try(paper, card, bleed, _Choice(rotated, bleed_mode, side_bands, band_edge), foldover,
                     footer_items, reserve)
         if plan is None:
             continue
-        key = (plan.per_page, bleed_mode, not rotated, mark_len, not side_bands)
+        key = (plan.per_page, bleed_mode, not rotated, band_edge, plan.mark_len, not side_bands)
         if best_key is None or key > best_key:
             best, best_key = plan, key
     return best
@@ -250,6 +310,8 @@ def crop_marks(plan: SheetPlan, blocks: list[list[Rect]]) -> list[Segment]:
     Every cut line gets a mark at both of its ends, outside its block. In bleed mode each card also gets
     short marks at its corners inside the gutters. Never on a card: marks start MARK_GAP off the trim.
     Overlapping marks on one line are merged, which joins the two halves' marks across a fold gap.
+    Nothing is drawn within MARK_EDGE of the paper edge: the marks of backs moved by a per-printer offset
+    are shortened there.
     """
     segments: list[Segment] = []
     for rects in blocks:
@@ -257,7 +319,22 @@ def crop_marks(plan: SheetPlan, blocks: list[list[Rect]]) -> list[Segment]:
             segments.extend(_outer_marks(plan, rects))
             if plan.bleed_mode:
                 segments.extend(_gutter_marks(plan, rects))
-    return _merge_collinear(segments)
+    return _inside_paper(plan.paper, _merge_collinear(segments))
+
+
+def _inside_paper(paper: tuple[float, float], segments: list[Segment]) -> list[Segment]:
+    """Each axis-aligned segment cut to the paper less MARK_EDGE; what is left shorter than 0.5 mm goes."""
+    lo_x, lo_y, hi_x, hi_y = MARK_EDGE, MARK_EDGE, paper[0] - MARK_EDGE, paper[1] - MARK_EDGE
+    kept: list[Segment] = []
+    for (x0, y0), (x1, y1) in segments:
+        if not (lo_x - EPS <= x0 <= hi_x + EPS and lo_y - EPS <= y0 <= hi_y + EPS) and \
+                not (lo_x - EPS <= x1 <= hi_x + EPS and lo_y - EPS <= y1 <= hi_y + EPS):
+            continue
+        a = (min(max(x0, lo_x), hi_x), min(max(y0, lo_y), hi_y))
+        b = (min(max(x1, lo_x), hi_x), min(max(y1, lo_y), hi_y))
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 0.5:
+            kept.append((a, b))
+    return kept
 
 
 def _edges(values) -> list[float]:
@@ -268,14 +345,19 @@ def _outer_marks(plan: SheetPlan, rects: list[Rect]) -> list[Segment]:
     xs = _edges([r.x0 for r in rects] + [r.x1 for r in rects])
     ys = _edges([r.y0 for r in rects] + [r.y1 for r in rects])
     left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
-    near, far = plan.mark_offset, plan.mark_offset + plan.mark_len
+    near = plan.mark_offset
+    far_x, far_y = near + plan.mark_x, near + plan.mark_y
+    # across a fold the two halves' marks meet in the gap between their offsets, and stop there
+    fold = near + min(plan.mark_y, FOLD_CLEAR) if plan.foldover else far_y
+    far_top = fold if plan.foldover and top < plan.fold_y else far_y
+    far_bottom = fold if plan.foldover and bottom > plan.fold_y else far_y
     marks: list[Segment] = []
     for x in xs:
-        marks.append(((x, top + near), (x, top + far)))
-        marks.append(((x, bottom - far), (x, bottom - near)))
+        marks.append(((x, top + near), (x, top + far_top)))
+        marks.append(((x, bottom - far_bottom), (x, bottom - near)))
     for y in ys:
-        marks.append(((left - far, y), (left - near, y)))
-        marks.append(((right + near, y), (right + far, y)))
+        marks.append(((left - far_x, y), (left - near, y)))
+        marks.append(((right + near, y), (right + far_x, y)))
     return marks
 
 
