@@ -8,6 +8,7 @@ import json
 from pipeline.config import BuildConfig
 from pipeline.errors import Report
 from pipeline.output import atomic_write, sha256_file
+from pipeline.paperbill import bill_markdown, paper_bill
 
 
 def _how_to_print(entry: dict) -> str:
@@ -77,6 +78,7 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "play": _play_summary(item.play),
         "missing_art": missing,
         "outputs": outputs,
+        "paper_bill": paper_bill(outputs, config.root),
     }
     out = config.output / game.id
     atomic_write(out / "report.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
@@ -120,6 +122,7 @@ def _markdown(data: dict) -> str:
     for entry in data["outputs"]:
         pages = entry.get("pages", entry.get("images", ""))
         lines.append(f"| `{entry['path']}` | {pages} | {_how_to_print(entry)} |")
+    lines += bill_markdown(data["paper_bill"])
     if data["missing_art"]:
         lines += ["", "## Missing art (placeholders drawn)", ""] + [f"- `{a}`" for a in data["missing_art"]]
     return "\n".join(lines) + "\n"

@@ -53,7 +53,7 @@ def test_pdfcheck_passes_on_every_pdf(built):
 def test_hockey_cards_measure_poker_and_backs_mirror(built):
     checked = pdfcheck(built / "pnp-a4" / "hockey.pdf", "--expect-card", "63.5x88.9", "--paper", "a4")
     pages = checked["report"]["pages"]
-    assert len(pages) == 2 * 14                  # 108 cards, 8 per A4 page, duplex
+    assert len(pages) == 2 * 12                  # 108 cards, 9 per A4 page, duplex
     total = 0
     for front, back in zip(pages[0::2], pages[1::2]):
         fronts = [c for c in front["cards"]["cards"] if c["occupied"]]
@@ -62,3 +62,26 @@ def test_hockey_cards_measure_poker_and_backs_mirror(built):
         mirrored = sorted((round(210 - c["x_mm"] - c["w_mm"], 1), round(c["y_mm"], 1)) for c in fronts)
         assert mirrored == sorted((round(c["x_mm"], 1), round(c["y_mm"], 1)) for c in backs)
     assert total == 108
+
+
+def test_the_paper_bill_counts_sheets_and_measures_the_ink_saver(built):
+    """108 hockey cards at 9 a page: 12 sheets double-sided, 24 single-sided; the ink-saver files take the
+    same paper and measurably less ink; the totals are the sums of their rows."""
+    data = json.loads((built / "report.json").read_text())
+    for paper in ("a4", "letter"):
+        bill = data["paper_bill"][paper]
+        rows = {Path(r["path"]).name: r for r in bill["rows"]}
+        hockey, saver = rows["hockey.pdf"], rows["hockey-ink-saver.pdf"]
+        assert (hockey["double_sided"], hockey["single_sided"]) == (12, 24)
+        assert (saver["double_sided"], saver["single_sided"]) == (12, 24)
+        assert 0 < saver["ink_pages_5pc"] < 0.8 * hockey["ink_pages_5pc"]
+        standard = [r for r in bill["rows"] if not r["ink_saver"]]
+        total = bill["totals"]["standard"]
+        assert total["double_sided"] == sum(r["double_sided"] for r in standard)
+        assert total["single_sided"] == sum(r["single_sided"] for r in standard)
+        assert bill["totals"]["ink_saver"]["double_sided"] == total["double_sided"]
+        assert bill["totals"]["ink_saver"]["ink_pages_5pc"] < total["ink_pages_5pc"]
+    text = (built / "report.md").read_text()
+    assert "## Paper bill: what a full home print takes" in text
+    line = next(l for l in text.splitlines() if l.startswith("| **full print** |"))
+    assert f"**{data['paper_bill']['a4']['totals']['standard']['double_sided']}**" in line

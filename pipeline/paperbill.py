@@ -1,0 +1,96 @@
+"""The paper bill: what a full home print of a game costs, in sheets of paper and in ink, per paper.
+
+Sheets come from the build's own entries (pages, sheets, how the backs are printed, copies). Ink is measured
+on the written PDFs: each page is rendered in grey at a coarse resolution and its mean darkness taken
+(0 = blank, 1 = solid black), then stated in the unit cartridge yields are rated in, pages of 5 % coverage
+(ISO/IEC 24711). A colour page counts by its luminance, so the figure compares files and variants
+(the ink-saver files against the full-colour ones) rather than predicting a given printer's use.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+COVERAGE_DPI = 12          # enough for an average over a page; about 3 ms a page
+RATED_COVERAGE = 0.05      # ISO/IEC 24711 rates a cartridge in pages of 5 % coverage
+SINGLE_SIDED_KINDS = {"board", "pages", "dice-nets", "dice-stickers"}
+
+
+def ink_coverage(path: Path) -> float:
+    """Sum over the pages of their mean darkness: how many solid-black pages the file's ink would cover."""
+    import pypdfium2 as pdfium
+    from PIL import ImageStat
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        total = 0.0
+        for page in pdf:
+            image = page.render(scale=COVERAGE_DPI / 72, grayscale=True).to_pil().convert("L")
+            total += 1.0 - ImageStat.Stat(image).mean[0] / 255.0
+        return total
+    finally:
+        pdf.close()
+
+
+def sheets(entry: dict) -> tuple[int, int]:
+    """(sheets printed double-sided, sheets printed single-sided) for one file, copies included.
+    A duplex card file printed on a single-sided printer takes one sheet per page (fronts and backs on
+    separate sheets, glued back to back); boards, write-on pages and dice are single-sided already."""
+    pages, copies = entry.get("pages", 0), entry.get("copies", 1)
+    kind = entry.get("kind", "cards")
+    if kind == "cards" and entry.get("backs_mode") == "duplex":
+        double = entry.get("sheets", math.ceil(pages / 2))
+    elif kind == "rulebook":
+        double = math.ceil(pages / 2)
+    else:
+        double = pages
+    return double * copies, pages * copies
+
+
+def paper_bill(outputs: list[dict], root: Path) -> dict:
+    """Per paper: a row per home-print file and the totals of a full print, with the standard files and
+    with the ink-saver files in their place wherever they were built."""
+    bill: dict = {}
+    for entry in outputs:
+        if entry.get("format") != "pnp":
+            continue
+        double, single = sheets(entry)
+        ink = ink_coverage(root / entry["path"]) * entry.get("copies", 1) / RATED_COVERAGE
+        row = {"component": entry["component"], "path": entry["path"], "kind": entry.get("kind", "cards"),
+               "ink_saver": bool(entry.get("ink_saver")), "double_sided": double, "single_sided": single,
+               "ink_pages_5pc": round(ink, 1)}
+        bill.setdefault(entry["paper"], {"rows": []})["rows"].append(row)
+    for paper in bill.values():
+        paper["totals"] = {"standard": _total(paper["rows"], ink_saver=False)}
+        if any(r["ink_saver"] for r in paper["rows"]):
+            paper["totals"]["ink_saver"] = _total(paper["rows"], ink_saver=True)
+    return bill
+
+
+def _total(rows: list[dict], ink_saver: bool) -> dict:
+    saver = {r["component"] for r in rows if r["ink_saver"]} if ink_saver else set()
+    chosen = [r for r in rows if r["ink_saver"] == (r["component"] in saver)]
+    return {"double_sided": sum(r["double_sided"] for r in chosen),
+            "single_sided": sum(r["single_sided"] for r in chosen),
+            "ink_pages_5pc": round(sum(r["ink_pages_5pc"] for r in chosen), 1)}
+
+
+def bill_markdown(bill: dict) -> list[str]:
+    if not bill:
+        return []
+    lines = ["", "## Paper bill: what a full home print takes", "",
+             "Sheets of paper for each file: printed double-sided (flip on the long edge), or single-sided "
+             "(card fronts and backs on separate sheets, glued back to back). Ink in pages of 5 % "
+             "coverage, the unit cartridge yields are rated in (measured on the files; colour counted by its "
+             "lightness)."]
+    for paper, data in bill.items():
+        lines += ["", f"### {paper.upper()}", "",
+                  "| file | double-sided sheets | single-sided sheets | ink (pages at 5 %) |", "|---|---:|---:|---:|"]
+        lines += [f"| `{r['path']}` | {r['double_sided']} | {r['single_sided']} | {r['ink_pages_5pc']:g} |"
+                  for r in data["rows"]]
+        names = {"standard": "**full print**", "ink_saver": "**full print, ink-saver cards and boards**"}
+        for variant, total in data["totals"].items():
+            lines.append(f"| {names[variant]} | **{total['double_sided']}** | **{total['single_sided']}** | "
+                         f"**{total['ink_pages_5pc']:g}** |")
+    return lines
