@@ -7,7 +7,9 @@ found before any file is touched).
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pipeline.build_layout import Laid, Progress, check_bleed, has_ink_variant, lay_out
 from pipeline.config import BuildConfig
@@ -75,7 +77,8 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
     from pipeline.render.faces import FaceRenderer
 
     for ink in ink_variants:
-        renderer = FaceRenderer(config.root, item.game.template_dir, default_fonts(), ink_saver=ink)
+        fonts = default_fonts().with_game_fonts(item.game.template_dir, config.root)
+        renderer = FaceRenderer(config.root, item.game.template_dir, fonts, ink_saver=ink)
         for component in item.components:
             if ink and not has_ink_variant(component):
                 continue
@@ -110,7 +113,29 @@ def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report
     prepared = prepare(config, report, progress, variants)
     if report.failed(config.strict) or len(prepared) != len(config.games):
         return report, []
+    calibration = write_calibration_sheets(config)
     for item in prepared:
         outputs = [entry for laid in item.laid for entry in write_component(item.game, laid, config, progress)]
-        write_game_report(item, config, report, outputs)
+        write_game_report(item, config, report, outputs, calibration)
     return report, [item.game.id for item in prepared]
+
+
+def calibration_paths(config: BuildConfig) -> list[Path]:
+    """output/calibration/pnp-<paper>.pdf for each paper of a duplex home-printing build."""
+    if "pnp" not in config.formats or config.backs != "duplex":
+        return []
+    return [config.output / "calibration" / f"pnp-{paper}.pdf" for paper in config.papers]
+
+
+def write_calibration_sheets(config: BuildConfig) -> list[str]:
+    """The sheet that measures a printer's --back-offset, once per paper (shared by every game)."""
+    from pipeline.output import atomic_write
+    from pipeline.render.calibration import write_calibration
+
+    written = []
+    for path in calibration_paths(config):
+        buffer = io.BytesIO()
+        write_calibration(buffer, path.stem.removeprefix("pnp-"))
+        atomic_write(path, buffer.getvalue())
+        written.append(str(path.relative_to(config.root)))
+    return written

@@ -172,6 +172,10 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
     else:
         for game_id in built:
             print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
+        sheets = [str(path.relative_to(PROJECT_ROOT)) for path in pipeline_build.calibration_paths(config)]
+        if built and sheets:
+            print(f"duplex calibration → {', '.join(sheets)}: print one double-sided once per printer, "
+                  "it gives the --back-offset X,Y to pass")
     raise typer.Exit(code)
 
 

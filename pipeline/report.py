@@ -63,7 +63,8 @@ def _describe(component) -> dict:
     return {"kind": type(component).__name__, "count": None, "size_mm": None, "backs": False}
 
 
-def write_game_report(item, config: BuildConfig, report: Report, outputs: list[dict]) -> None:
+def write_game_report(item, config: BuildConfig, report: Report, outputs: list[dict],
+                      calibration: list[str] = ()) -> None:
     game = item.game
     inputs = [{"path": str(p.relative_to(config.root)), "sha256": sha256_file(p)} for p in game.data_files]
     missing = sorted({art for laid in item.laid for art in laid.missing_art})
@@ -79,6 +80,7 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "missing_art": missing,
         "outputs": outputs,
         "paper_bill": paper_bill(outputs, config.root),
+        "calibration": list(calibration),
     }
     out = config.output / game.id
     atomic_write(out / "report.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
@@ -102,6 +104,16 @@ def _play_summary(result) -> list[str]:
     return lines
 
 
+def _calibration_note(data: dict) -> list[str]:
+    if not data.get("calibration"):
+        return []
+    sheets = " or ".join(f"`{path}`" for path in data["calibration"])
+    x, y = data["options"]["back_offset_mm"]
+    used = f"this build used `--back-offset {x:g},{y:g}`" if (x, y) != (0, 0) else "this build used no offset"
+    return [f"Before the first double-sided print on a printer, print {sheets} double-sided: it shows how "
+            f"far that printer moves the backs and gives the `--back-offset X,Y` to pass ({used}).", ""]
+
+
 def _markdown(data: dict) -> str:
     lines = [f"# {data['title']} — build report", "", "## Inputs", ""]
     lines += [f"- `{i['path']}` (sha256 `{i['sha256'][:16]}…`)" for i in data["inputs"]]
@@ -117,8 +129,9 @@ def _markdown(data: dict) -> str:
         count = f"{c['count'] or ''}" + (f" pages × {c['copies']}" if c.get("copies", 1) > 1 else "")
         lines.append(f"| {c['title']} (`{c['id']}`) | {c['kind']} | {count} | {size} | "
                      f"{'yes' if c['backs'] else 'no'} |")
-    lines += ["", "## Files: what to print, on which paper, and what to cut", "",
-              "| file | pages | how to print |", "|---|---|---|"]
+    lines += ["", "## Files: what to print, on which paper, and what to cut", ""]
+    lines += _calibration_note(data)
+    lines += ["| file | pages | how to print |", "|---|---|---|"]
     for entry in data["outputs"]:
         pages = entry.get("pages", entry.get("images", ""))
         lines.append(f"| `{entry['path']}` | {pages} | {_how_to_print(entry)} |")
