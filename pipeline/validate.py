@@ -50,6 +50,7 @@ def load_records(game: GameModule, root: Path, report: Report) -> Records | None
     records = {name: validate_sheet(spec, raw[name], report) for name, spec in specs.items()}   # stage 2
     if report.errors:
         return None
+    check_glyphs(game, records, root, report)
     for name, spec in specs.items():                                     # stage 3
         check_rows(spec, records[name], report)
     if report.errors:
@@ -71,3 +72,26 @@ def _manifest(game: GameModule, records: Records, specs: dict[str, SheetSpec], r
         manifest = records[game.manifest_sheet]
         check_manifest([r.values for r in manifest], [r.at("count") for r in manifest], records,
                        {k: v for k, v in specs.items() if k != COMPONENTS_SPEC.name}, report)
+
+
+def check_glyphs(game: GameModule, records: Records, root: Path, report: Report) -> None:
+    """Stage 2, text cells: a character no font of the chain has, or of a script pnp cannot lay out
+    (right-to-left, shaped), is a warning on its cell (an error with --strict): never silently dropped."""
+    from pipeline.render.fonts import default_fonts
+    from pipeline.render.glyphs import char_name, problems_in
+
+    chain = default_fonts().with_game_fonts(game.template_dir, root).chain("body")
+    for rows in records.values():
+        for record in rows:
+            for column, value in record.values.items():
+                if not isinstance(value, str) or not value:
+                    continue
+                problems = problems_in(value, chain)
+                scripts = [(c, why) for c, why in problems if "script" in why]
+                for char, why in problems:
+                    if "script" not in why:
+                        report.warning(record.at(column), f"character {char!r} ({char_name(char)}) {why}", "glyph")
+                if scripts:
+                    char, why = scripts[0]
+                    more = f" (and {len(scripts) - 1} more of this cell)" if len(scripts) > 1 else ""
+                    report.warning(record.at(column), f"character {char!r} ({char_name(char)}){more} {why}", "glyph")

@@ -105,7 +105,8 @@ class FaceRenderer:
         key = (role, *rest)
         if key not in self._styles:
             known = role in self.fonts.names
-            self._styles[key] = TextStyle(self.fonts.name(role), self.fonts.bold(role), *rest) if known else None
+            self._styles[key] = TextStyle(self.fonts.name(role), self.fonts.bold(role), *rest,
+                                          fallbacks=self.fonts.fallbacks) if known else None
         return self._styles[key]
 
     def resolved(self, folder: Path | None) -> Path | None:

@@ -28,6 +28,7 @@ class FontSet:
     bold_roles: dict
     licences: dict
     files: dict = field(default_factory=dict)     # font name -> TrueType file, registered on first use
+    fallbacks: tuple[str, ...] = ()                # tried glyph by glyph behind every role (render/glyphs.py)
 
     def name(self, role: str) -> str:
         try:
@@ -49,6 +50,19 @@ class FontSet:
     def descent(self, role: str) -> float:
         face = pdfmetrics.getFont(self.name(role)).face
         return -face.descent / 1000.0
+
+    def chain(self, role: str = "body") -> tuple[str, ...]:
+        """The role's font, then the fallbacks: what validation checks a text cell against."""
+        return (self.name(role), *self.fallbacks)
+
+    def with_game_fonts(self, game_dir: Path, root: Path) -> "FontSet":
+        """This set plus the fallback families a game names in templates/<game>/fonts.yaml (if any)."""
+        extra = Path(game_dir) / "fonts.yaml"
+        if not extra.is_file():
+            return self
+        names, licences, files = _families(extra, root, "fallback")
+        return FontSet(self.names, self.bold_roles, {**self.licences, **licences}, {**self.files, **files},
+                       self.fallbacks + tuple(n for n in names if n not in self.fallbacks))
 
 
 class UsedGlyphsTTFont(TTFont):
@@ -103,11 +117,55 @@ def _package_dir(package: str) -> Path:
 _REGISTERED: set[str] = set()
 
 
+_FILES: dict[str, Path] = {}      # every font name a FontSet knows -> its file
+
+
 def _register(font_name: str, path: Path) -> None:
     """Parsing a TrueType file costs ~5 ms: only the fonts a build draws with are read."""
     if font_name not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(UsedGlyphsTTFont(font_name, str(path)))
     _REGISTERED.add(font_name)
+
+
+def ensure_registered(font_name: str) -> None:
+    """Register a font of a loaded FontSet on first use (fallback fonts are read only when needed)."""
+    if font_name not in _REGISTERED and font_name in _FILES:
+        _register(font_name, _FILES[font_name])
+
+
+def _font_file(where: str, entry: dict, root: Path | None) -> Path:
+    """A family's TrueType file: from an installed package (`package`, `file`) or, for a game's own
+    family, a file inside the project (`path`)."""
+    if "path" in entry and root is not None:
+        path = (root / entry["path"]).resolve()
+        if not path.is_relative_to(root.resolve()):
+            raise PipelineError(Problem(where, f"font path {entry['path']!r} leaves the project", "font"))
+    else:
+        path = _package_dir(entry["package"]) / "files" / entry["file"]
+    if not path.is_file():
+        raise PipelineError(Problem(where, f"font file {entry.get('path') or entry['file']} not found", "font"))
+    if path.suffix.lower() not in (".ttf", ".otf"):
+        raise PipelineError(Problem(where, f"font file {path.name} is not TrueType (.ttf)", "font"))
+    return path
+
+
+def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], dict, dict]:
+    """The fallback families of a fonts.yaml: their font names (in order), licences and files."""
+    where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
+    data = yaml.load(manifest.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
+    entries = data.get(key) or []
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and "family" in e for e in entries):
+        raise PipelineError(Problem(where, f"`{key}:` must be a list of families ({{family, package, file}} "
+                                    "or {family, path})", "font"))
+    names, licences, files = [], {}, {}
+    for entry in entries:
+        path = _font_file(where, entry, root)
+        font_name = path.stem.replace("[", "-").replace("]", "").replace(",", "-")
+        names.append(font_name)
+        files[font_name] = path
+        licences[font_name] = f"{entry['family']} ({entry.get('licence', 'licence not stated')})"
+    _FILES.update(files)
+    return names, licences, files
 
 
 @lru_cache(maxsize=None)
@@ -123,7 +181,10 @@ def load_fonts(manifest: Path) -> FontSet:
         files[font_name] = path
         names[role] = font_name
         licences[font_name] = f"{entry['family']} ({entry['licence']})"
-    return FontSet(names=names, bold_roles=dict(data.get("bold_of", {})), licences=licences, files=files)
+    _FILES.update(files)
+    fallback_names, fallback_licences, fallback_files = _families(Path(manifest), None, "fallback")
+    return FontSet(names=names, bold_roles=dict(data.get("bold_of", {})), licences={**licences, **fallback_licences},
+                   files={**files, **fallback_files}, fallbacks=tuple(fallback_names))
 
 
 def default_fonts() -> FontSet:

@@ -15,7 +15,8 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 
-from pipeline.render.fonts import FontSet
+from pipeline.render.fonts import FontSet, ensure_registered
+from pipeline.render.glyphs import segments
 
 INK = colors.HexColor("#1E1E1C")
 ACCENT = colors.HexColor("#1F4E79")
@@ -38,6 +39,13 @@ def register_families(fonts: FontSet) -> None:
     registerFontFamily(bold, normal=bold, bold=bold, italic=bold, boldItalic=bold)
     registerFontFamily(italic, normal=italic, bold=bold, italic=italic, boldItalic=bold)
     registerFontFamily(body, normal=body, bold=bold, italic=italic, boldItalic=bold)
+
+
+def _fallback_family(font: str) -> str:
+    """A fallback font as a family of itself, on first use (Noto Sans ships one weight here)."""
+    ensure_registered(font)
+    registerFontFamily(font, normal=font, bold=font, italic=font, boldItalic=font)
+    return font
 
 
 class Styles:
@@ -115,7 +123,7 @@ def markup(runs, styles: Styles) -> str:
         if style == "br":
             parts.append("<br/>")
             continue
-        piece = escape(text)
+        piece = _escaped(text, run_font(style, styles), styles.fonts.fallbacks)
         if style == "code":
             piece = f'<font name="{styles.font("bold")}" color="{CODE_INK}">{piece}</font>'
         if "b" in style and style != "code":
@@ -124,6 +132,15 @@ def markup(runs, styles: Styles) -> str:
             piece = f"<i>{piece}</i>"
         parts.append(piece)
     return "".join(parts)
+
+
+def _escaped(text: str, font: str, fallbacks: tuple[str, ...]) -> str:
+    """Escaped text; characters the font lacks go in <font> runs of the fallback chain."""
+    parts = segments(text, font, fallbacks)
+    if len(parts) == 1 and parts[0][0] == font:
+        return escape(text)
+    return "".join(escape(part) if name == font else f'<font name="{_fallback_family(name)}">{escape(part)}</font>'
+                   for name, part in parts)
 
 
 def run_font(style: str, styles: Styles, header: bool = False) -> str:

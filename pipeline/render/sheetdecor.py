@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pipeline.render.fonts import FontSet
+from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.sheetplan import FOOTER_SPACING, LINE, Band, SheetPlan
 from pipeline.units import MM
 
@@ -65,23 +66,24 @@ def _baseline(fonts: FontSet, size: float, line_bottom: float) -> float:
     return line_bottom + (LINE * MM - ascent - descent) / 2 + descent
 
 
-def _fit_text(text: str, font: str, room: float) -> tuple[str, float]:
+def _fit_text(text: str, font: str, room: float, fallbacks: tuple[str, ...]) -> tuple[str, float]:
     """Shrink down to the minimum size, then cut with an ellipsis: a header never leaves its band."""
     size = TEXT_SIZE
-    while stringWidth(text, font, size) > room and size > MIN_TEXT_SIZE:
+    while string_width(text, font, size, fallbacks) > room and size > MIN_TEXT_SIZE:
         size = max(MIN_TEXT_SIZE, size - 0.25)
-    while stringWidth(text, font, size) > room and len(text) > 1:
+    while string_width(text, font, size, fallbacks) > room and len(text) > 1:
         text = text[:-2] + "…"
     return text, size
 
 
 def draw_header(canvas, fonts: FontSet, band: Band, text: str) -> None:
+    """Game and component titles are the designer's: drawn with the fallback chain."""
     font = fonts.name("body")
     with _band_space(canvas, band) as (length, thickness):
-        text, size = _fit_text(text, font, length)
+        text, size = _fit_text(text, font, length, fonts.fallbacks)
         canvas.setFillColorRGB(0, 0, 0)
-        canvas.setFont(font, size)
-        canvas.drawCentredString(length / 2, _baseline(fonts, size, thickness - LINE * MM), text)
+        draw_string(canvas, length / 2, _baseline(fonts, size, thickness - LINE * MM), text, font, size,
+                    fonts.fallbacks, align="centre")
 
 
 def draw_footer(canvas, fonts: FontSet, band: Band, lines: int, notes: tuple[str, ...]) -> None:

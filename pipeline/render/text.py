@@ -13,6 +13,8 @@ from typing import Callable, NamedTuple
 
 from reportlab.pdfbase import pdfmetrics
 
+from pipeline.render.glyphs import segments
+
 SIZE_STEP = 0.25      # pt: the shrink granularity
 _EPSILON = 1e-6
 
@@ -43,6 +45,7 @@ class TextStyle:
     leading: float     # multiple of the size
     align: str         # left | center | right
     valign: str        # top | middle | bottom
+    fallbacks: tuple[str, ...] = ()    # fonts tried glyph by glyph for what regular/bold lack
 
 
 class FittedText(NamedTuple):
@@ -96,22 +99,24 @@ def _word(pieces: list[Piece]) -> Word:
     return only[0] if len(pieces) == 1 and not only[1] and not only[2] else tuple(pieces)
 
 
-_unit_widths: dict[str, dict[str, float]] = {}   # font -> text -> width at 1 pt
+_unit_widths: dict[tuple, dict[str, float]] = {}   # (font, fallbacks) -> text -> width at 1 pt
 
 
-def _width_table(font: str) -> dict[str, float]:
-    table = _unit_widths.get(font)
+def _width_table(font: str, fallbacks: tuple[str, ...] = ()) -> dict[str, float]:
+    table = _unit_widths.get((font, fallbacks))
     if table is None or len(table) > 100_000:  # a bound: a huge deck must not grow this forever
-        table = _unit_widths[font] = {}
+        table = _unit_widths[(font, fallbacks)] = {}
     return table
 
 
-def unit_width(text: str, font: str) -> float:
-    """Width at 1 pt; cached because the same words come back on every card."""
-    table = _width_table(font)
+def unit_width(text: str, font: str, fallbacks: tuple[str, ...] = ()) -> float:
+    """Width at 1 pt, each character in the first font of the chain that has it; cached because the
+    same words come back on every card."""
+    table = _width_table(font, fallbacks)
     width = table.get(text)
     if width is None:
-        width = table[text] = pdfmetrics.stringWidth(text, font, 1.0)
+        width = table[text] = sum(pdfmetrics.stringWidth(part, name, 1.0)
+                                  for name, part in segments(text, font, fallbacks))
     return width
 
 
@@ -132,7 +137,7 @@ class _Measured(NamedTuple):
 
 def _measure(paragraphs, style: TextStyle, icon_aspect: Callable[[str], float | None],
              cap: float, unknown: list[str]) -> _Measured:
-    table = _width_table(style.regular)
+    table = _width_table(style.regular, style.fallbacks)
     regular_space = unit_width(" ", style.regular)
     all_widths, all_spaces, widest = [], [], 0.0
     for words in paragraphs:
@@ -141,7 +146,7 @@ def _measure(paragraphs, style: TextStyle, icon_aspect: Callable[[str], float | 
         for index, word in enumerate(words):
             if widths[index] is None:
                 if type(word) is str:
-                    widths[index] = unit_width(word, style.regular)
+                    widths[index] = unit_width(word, style.regular, style.fallbacks)
                 else:
                     widths[index], spaces[index] = _measure_rich(word, style, icon_aspect, cap, unknown)
         all_widths.append(widths)
@@ -162,7 +167,7 @@ def _measure_rich(pieces: tuple[Piece, ...], style: TextStyle, icon_aspect: Call
             space = unit_width(" ", style.regular)
         else:
             font = style.bold if bold else style.regular
-            total += unit_width(content, font)
+            total += unit_width(content, font, style.fallbacks)
             space = unit_width(" ", font)
     return total, space
 
@@ -262,13 +267,13 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
                 icon_aspect: Callable[[str], float | None], runs: list[Run], icons: list[InlineIcon]) -> None:
     """Merge the line's text into as few runs as possible (one Tj per font change), icons in between."""
     if all(type(word) is str for word in words):
-        runs.append(Run(style.regular, size, x, y, " ".join(words)))
+        _add_run(runs, style.regular, size, x, y, " ".join(words), style.fallbacks)
         return
     run_font, run_x, run_text = None, x, []
 
     def flush():
         if run_text:
-            runs.append(Run(run_font, size, run_x, y, "".join(run_text)))
+            _add_run(runs, run_font, size, run_x, y, "".join(run_text), style.fallbacks)
 
     for index, word in enumerate(words):
         if index:
@@ -289,8 +294,20 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
                 flush()
                 run_font, run_x, run_text = font, x, []
             run_text.append(content)
-            x += unit_width(content, font) * size
+            x += unit_width(content, font, style.fallbacks) * size
     flush()
+
+
+def _add_run(runs: list[Run], font: str, size: float, x: float, y: float, text: str,
+             fallbacks: tuple[str, ...]) -> None:
+    """One run, or one per font where characters need the fallback chain (each at its own x)."""
+    parts = segments(text, font, fallbacks)
+    if len(parts) == 1:
+        runs.append(Run(parts[0][0], size, x, y, text))
+        return
+    for name, part in parts:
+        runs.append(Run(name, size, x, y, part))
+        x += pdfmetrics.stringWidth(part, name, size)
 
 
 def draw_text(canvas, colour: tuple[float, float, float] | None, runs: tuple[Run, ...], line_step: float,
