@@ -67,7 +67,7 @@ PARAMS = {
     "length": "normal", "end_rule": "countdown6", "river_when_pile_empty": "shift_all", "market_sort_key": "cost",
     "cost_window_min": 3, "cost_window_max": 5, "cost_window_required": 4, "track_slots": 6, "market_slots": 6,
     "dice_cap": 10, "dice_cap_scope": "per_skill", "reroll_divisor": 3, "keep_mode": "up_to",
-    "negative_score": "clamp0", "fatigue_removed_to": "supply", "fatigue_per_substitution": 1,
+    "negative_score": "clamp0", "fatigue_removed_to": "box", "fatigue_per_substitution": 1,
     "allow_free_tactic_discard": False, "hand_size": 6, "offence_slots": 3, "defence_slots": 3,
     "first_player": "random", "overtime_enabled": True, "overtime_turns": 6, "overtime_max": 3,
     "variant_team_selection": False, "variant_draft": False, "variant_money_time": False, "draft_rounds": 5,

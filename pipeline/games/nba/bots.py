@@ -84,14 +84,12 @@ class HeuristicBot:
     def best_substitution(self, state):
         """(gain, card, position) of the best single substitution worth its lost buying power, or None."""
         data, seat = state.data, self.seat
-        scores, court, locked = card_scores(data), state.court[seat], state.sub_locked if state.node == SUB else ()
+        scores, court = card_scores(data), state.court[seat]
         best = None
         for c in state.hand[seat]:
             if data.kind[c] != PLAYER:
                 continue
             for pos in data.player[c].positions:
-                if pos in locked:
-                    continue
                 gain = scores[c] - scores[court[pos]] - 0.3 * data.value[c] - 0.3
                 if gain > 0 and (best is None or gain > best[0]):
                     best = (gain, c, pos)
@@ -148,18 +146,14 @@ class HeuristicBot:
         """("place", card, slot) for the best hand tactic worth putting on the board, or None."""
         data, seat = state.data, self.seat
         collective = levels[SKILL_INDEX["GI"]]
-        locked = state.prep_locked if state.node == PREP else ()
         options = []
         for c in set(state.hand[seat]):
             tactic = data.tactic[c]
             if data.kind[c] != TACTIC or tactic.complexity > collective + 1 or (state.special and tactic.offence):
                 continue
-            row = "offence" if tactic.offence else "defence"
             board = state.off_board[seat] if tactic.offence else state.def_board[seat]
             worth = self.tactic_worth(state, c, levels)
             for slot, held in enumerate(board):
-                if (row, slot) in locked:
-                    continue
                 if held is None:
                     gain = worth + 100
                 elif data.tactic[held].complexity > collective:

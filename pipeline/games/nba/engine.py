@@ -43,7 +43,7 @@ class State(FlowRules, SetupRules, TurnRules):
         "tactic_pile", "market", "tactic_discard", "fatigue_supply", "box", "court", "off_board", "def_board",
         "hand", "top", "rest", "discard", "off_zone", "off_tactic", "def_zone", "def_tactic", "mini",
         "draft_hand", "team_deck", "used", "activating", "special", "no_buy", "window", "money", "bought_slot",
-        "sub_in", "sub_fatigue", "sub_locked", "prep_locked", "rolled", "reroll_allow", "reroll_offence", "kept",
+        "sub_in", "sub_fatigue", "rolled", "reroll_allow", "reroll_offence", "kept",
         "active", "mover",
     )
 
@@ -67,7 +67,7 @@ class State(FlowRules, SetupRules, TurnRules):
         self.rest, self.off_tactic, self.def_tactic = [{}, {}], [None, None], [None, None]
         self.used, self.activating, self.special, self.no_buy, self.window, self.money = set(), False, False, False, \
             False, False
-        self.bought_slot, self.sub_in, self.sub_fatigue, self.sub_locked, self.prep_locked = None, 0, 0, set(), set()
+        self.bought_slot, self.sub_in, self.sub_fatigue = None, 0, 0
         self.rolled, self.reroll_allow, self.reroll_offence, self.kept, self.active = [], 0, True, [], None
         self.mover = -1              # the seat whose turn it is
 

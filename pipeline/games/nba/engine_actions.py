@@ -144,7 +144,7 @@ def legal_main(state, seat: int) -> list:
 
 def check_sub(state, seat: int, action):
     tag = _tag(action)
-    data, hand, locked = state.data, state.hand[seat], state.sub_locked
+    data, hand = state.data, state.hand[seat]
     if tag == "end":
         _shape(action, 1)
         return ("end",)
@@ -158,14 +158,14 @@ def check_sub(state, seat: int, action):
         _shape(action, 3)
         pos = _position(action[2])
         card = _card(state, action[1], [c for c in hand if data.kind[c] == PLAYER], "a Player card of this hand")
-        if pos not in data.player[card].positions or pos in locked:
+        if pos not in data.player[card].positions:
             raise ValueError(f"{action!r}: the card cannot take slot {action[2]} now")
         return ("in", card, pos)
     if tag == "move":
         _shape(action, 4)
         frm, to = _position(action[1]), _position(action[2])
         card = _card(state, action[3], [c for c in hand if data.kind[c] == PLAYER], "a Player card of this hand")
-        if frm == to or frm in locked or to in locked or to not in data.player[state.court[seat][frm]].positions \
+        if frm == to or to not in data.player[state.court[seat][frm]].positions \
                 or frm not in data.player[card].positions:
             raise ValueError(f"{action!r}: not a possible move")
         return ("move", frm, to, card)
@@ -173,16 +173,14 @@ def check_sub(state, seat: int, action):
 
 
 def legal_sub(state, seat: int) -> list:
-    data, names, locked = state.data, state.data.names, state.sub_locked
+    data, names = state.data, state.data.names
     court = state.court[seat]
     players = sorted({c for c in state.hand[seat] if data.kind[c] == PLAYER})
     out = [("end",)]
-    out += [("in", names[c], POSITIONS[p]) for c in players for p in data.player[c].positions if p not in locked]
+    out += [("in", names[c], POSITIONS[p]) for c in players for p in data.player[c].positions]
     for frm, mover in enumerate(court):
-        if frm in locked:
-            continue
         for to in data.player[mover].positions:
-            if to != frm and to not in locked:
+            if to != frm:
                 out += [("move", POSITIONS[frm], POSITIONS[to], names[c]) for c in players
                         if frm in data.player[c].positions]
     if state.sub_fatigue < state.sub_in * state.prm["fatigue_per_substitution"] and any(
@@ -205,7 +203,7 @@ def check_prep(state, seat: int, action):
         board = state.off_board[seat] if row == "offence" else state.def_board[seat]
         if row == "offence" and state.special:
             raise ValueError(f"{action!r}: the special last turn prepares defences only")
-        if type(slot) is not int or not 0 <= slot < len(board) or (row, slot) in state.prep_locked:
+        if type(slot) is not int or not 0 <= slot < len(board):
             raise ValueError(f"{action!r}: not a free {row} slot now")
         return ("place", row, slot, card)
     if tag == "discard_board":
@@ -213,7 +211,7 @@ def check_prep(state, seat: int, action):
         row, slot = action[1], action[2]
         board = state.off_board[seat] if row == "offence" else state.def_board[seat] if row == "defence" else None
         if not state.prm["allow_free_tactic_discard"] or board is None or type(slot) is not int \
-                or not 0 <= slot < len(board) or board[slot] is None or (row, slot) in state.prep_locked:
+                or not 0 <= slot < len(board) or board[slot] is None:
             raise ValueError(f"{action!r}: prepared tactics are only replaced (allow_free_tactic_discard)")
         return ("discard_board", row, slot)
     raise ValueError(f"{action!r} is not a preparation step")
@@ -227,11 +225,10 @@ def legal_prep(state, seat: int) -> list:
         if row == "offence" and state.special:
             continue
         board = state.off_board[seat] if row == "offence" else state.def_board[seat]
-        out += [("place", names[card], s) for s in range(len(board)) if (row, s) not in state.prep_locked]
+        out += [("place", names[card], s) for s in range(len(board))]
     if state.prm["allow_free_tactic_discard"]:
         for row, board in (("offence", state.off_board[seat]), ("defence", state.def_board[seat])):
-            out += [("discard_board", row, s) for s, card in enumerate(board)
-                    if card is not None and (row, s) not in state.prep_locked]
+            out += [("discard_board", row, s) for s, card in enumerate(board) if card is not None]
     return sorted(out)
 
 

@@ -126,7 +126,7 @@ class FlowRules:
         self.money = window and self.prm["variant_money_time"]
         self.used, self.activating, self.special = set(), False, special
         self.no_buy = special or self.period != "regulation"
-        self.bought_slot, self.sub_locked, self.prep_locked = None, set(), set()
+        self.bought_slot = None
 
     def _turn(self, seat: int, turn: int):
         self.turn = turn

@@ -52,9 +52,10 @@ class TurnRules:
 
     def _substitution(self, seat: int):
         """C1: cards from hand into slots (and moves of multi-position cards), Fatigue removal, then one draw
-        per card that came from hand."""
+        per card that came from hand. The rulebook constrains substitutions by position only: a slot may
+        take a second hand card in the same turn (every step spends a hand card, so the step ends)."""
         court, hand, discard = self.court[seat], self.hand[seat], self.discard[seat]
-        self.sub_in, self.sub_fatigue, self.sub_locked = 0, 0, set()
+        self.sub_in, self.sub_fatigue = 0, 0
         while True:
             if not self._may_substitute(seat):
                 break                                   # ("end",) is the only legal action: it is not asked
@@ -74,11 +75,9 @@ class TurnRules:
                 _, frm, to, card = action
                 discard.append(court[to])
                 court[to] = court[frm]
-                self.sub_locked.add(to)
                 pos = frm
             hand.remove(card)
             court[pos] = card
-            self.sub_locked.add(pos)
             self.sub_in += 1
         self._count("substitutions", self.sub_in)
         for _ in range(self.sub_in):
@@ -87,7 +86,6 @@ class TurnRules:
     def _prepare(self, seat: int):
         """C2: Tactic cards from hand onto the board; a card placed on an occupied slot replaces it."""
         hand, discard = self.hand[seat], self.discard[seat]
-        self.prep_locked = set()
         while True:
             if not self._may_prepare(seat):
                 return
@@ -101,17 +99,16 @@ class TurnRules:
             if action[0] == "place":
                 hand.remove(action[3])
                 board[slot] = action[3]
-                self.prep_locked.add((action[1], slot))
             else:
                 board[slot] = None
 
     def _may_substitute(self, seat: int) -> bool:
-        """Whether a substitution step other than "end" is legal (a card of the hand fits a slot not changed
-        this turn, or a Fatigue card may be removed)."""
-        data, locked = self.data, self.sub_locked
+        """Whether a substitution step other than "end" is legal (a Player card in hand, which fits a slot of
+        its positions, or a Fatigue card that may be removed)."""
+        data = self.data
         for card in self.hand[seat]:
             kind = data.kind[card]
-            if kind == PLAYER and any(p not in locked for p in data.player[card].positions):
+            if kind == PLAYER and data.player[card].positions:
                 return True
             if kind == FATIGUE and self.sub_fatigue < self.sub_in * self.prm["fatigue_per_substitution"]:
                 return True
@@ -119,7 +116,7 @@ class TurnRules:
 
     def _may_prepare(self, seat: int) -> bool:
         """Whether a preparation step other than "end" is legal."""
-        data, locked = self.data, self.prep_locked
+        data = self.data
         if self.prm["allow_free_tactic_discard"]:
             return True
         for card in self.hand[seat]:
@@ -127,9 +124,7 @@ class TurnRules:
                 offence = data.tactic[card].offence
                 if offence and self.special:
                     continue
-                row = "offence" if offence else "defence"
-                slots = len(self.off_board[seat]) if offence else len(self.def_board[seat])
-                if any((row, s) not in locked for s in range(slots)):
+                if len(self.off_board[seat]) if offence else len(self.def_board[seat]):
                     return True
         return False
 

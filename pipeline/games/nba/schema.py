@@ -150,8 +150,8 @@ RULE_PARAMETERS = (
     _p("keep_mode", "enum", "up_to (keep at most the card's count) or exactly (AMB-18).",
        choices=("up_to", "exactly")),
     _p("negative_score", "enum", "clamp0 or allow_negative (AMB-12).", choices=("clamp0", "allow_negative")),
-    _p("fatigue_removed_to", "enum", "Fatigue removed by a substitution goes back to the supply or to the box "
-       "(AMB-14).", choices=("supply", "box")),
+    _p("fatigue_removed_to", "enum", "Fatigue removed by a substitution: box (out of the game: the rulebook's "
+       "\"éliminer\") or supply (back to the Fatigue pile) (AMB-14).", choices=("supply", "box")),
     _p("fatigue_per_substitution", "int", "Fatigue cards one incoming player removes.", min=0, max=5),
     _p("allow_free_tactic_discard", "bool", "Prepared tactics may be discarded without a replacement "
        "(AMB-24). " + _YES),
