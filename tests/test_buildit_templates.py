@@ -325,8 +325,10 @@ def test_score_sheet_has_three_games_with_tall_rows(workbook):
     for label in ("Partie 1", "Partie 2", "Partie 3"):
         assert label in text
     labels = " ".join(pdf_page.crop((0, 14 * MM, 46 * MM, pdf_page.height)).extract_text().split())
-    row = "Joueur Couleur (entourez) Contrats réalisés (points) Ville (points) Total Or restant (départage) Vainqueur"
-    assert labels == " ".join(f"Partie {game} {row}" for game in (1, 2, 3))
+    row = "Joueur Couleur (entourez) Contrats réalisés (points) Ville ({}) Total Or restant (départage) Vainqueur"
+    assert labels == " ".join(f"Partie {game} {row.format('à la construction')}" for game in (1, 2, 3))
+    _, end_page = drawn("score-sheet.yaml", {"rules": {**rules, "city_points_timing": "end"}, "title": "Build It"})
+    assert "Ville (bâtiments debout)" in flat_text(end_page)      # the sheet follows the rule parameter
     # horizontal rules across the table: every row at least 8 mm tall
     rows = sorted({round(mm(line["top"], face), 2) for line in pdf_page.lines
                    if line["width"] / MM > 180 and abs(line["height"]) < 0.01 and line["top"] / MM > 14})

@@ -168,7 +168,7 @@ class State(PawnRules, CardRules):
     # --- scoring ------------------------------------------------------------------------------------------
 
     def city_points(self, seat: int) -> int:
-        if self.prm["city_scoring"] == "on_build":
+        if self.prm["city_points_timing"] == "on_build":
             return self.city_banked[seat]
         return sum(self.data.city_points(self.city, b) for b in self.groups(seat, BUILT))
 

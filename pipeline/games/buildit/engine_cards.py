@@ -39,6 +39,10 @@ class CardRules:
             return None
         elif model == "demolition":
             plots = len(self.component(arg))
+            if self.supply(who, PERMIT) < plots:         # the pawn limit (004_, l.136): every plot needs one
+                return None
+        elif model == "strike" and self.supply(who, PERMIT) <= 0:
+            return None
         elif model == "forced_purchase" and self.supply(seat, PERMIT) <= 0:
             return None
         if model in MODIFIERS and model in self.immune[who]:
@@ -150,7 +154,8 @@ class CardRules:
         return False
 
     def _back_to_permits(self, seat: int, plots: list[int]) -> None:
-        """Plots become the player's Permits while their supply lasts; the others are freed (BI-A11)."""
+        """Plots become the player's Permits. play_cost refused the card unless the victim had a Permit pawn
+        for every plot (the pawn limit, 004_ l.136); nothing in a reaction window changes that supply."""
         for plot in plots:
             self._lift(plot)
         for plot in plots:

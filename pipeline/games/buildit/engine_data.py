@@ -27,12 +27,12 @@ END_REASONS = ("calendar", "contracts", "high_density", "all", "cap")
 PARAMETERS = (
     "board_size", "rounds", "players_min", "players_max", "start_gold", "income", "start_hand", "draw_per_turn",
     "permit_cost", "site_cost", "build_cost_mode", "build_cost_per_plot", "build_cost_flat", "sale_price_permit",
-    "sale_price_site", "pawns_per_state", "coins", "city_scoring", "build_target", "contract_match",
+    "sale_price_site", "pawns_per_state", "coins", "city_points_timing", "build_target", "contract_match",
     "allow_rotation", "allow_reflection", "variant_auctions", "variant_contractual", "variant_high_density",
     "end_when", "max_actions_per_turn", "max_rounds",
 )
 _CHOICES = {
-    "build_cost_mode": ("per_plot", "flat"), "city_scoring": ("end", "on_build"),
+    "build_cost_mode": ("per_plot", "flat"), "city_points_timing": ("end", "on_build"),
     "build_target": ("maximal", "any_connected_subset"), "contract_match": ("exact", "contains"),
     "end_when": ("refuse", "all"),
 }

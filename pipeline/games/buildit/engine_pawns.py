@@ -165,7 +165,7 @@ class PawnRules:
         self._count("built_plots", len(group))
         building = self.component(group[0])          # merges with touching buildings of the same player
         self._fulfil(seat, building)
-        if self.prm["city_scoring"] == "on_build":
+        if self.prm["city_points_timing"] == "on_build":
             self.city_banked[seat] += self.data.city_points(self.city, building)
         self._after_build()
 

@@ -94,7 +94,8 @@ RULE_PARAMETERS = (
     _p("sale_price_site", "int", "Gold for a Site sold.", min=0, max=20),
     _p("pawns_per_state", "int", "Pawns of each state (Permit, Site, Construction) per player.", min=1, max=64),
     _p("coins", "int", "Gold coins in the box (the bank is unlimited in play).", min=0, max=500),
-    _p("city_scoring", "enum", "end (standing buildings at the end) or on_build.", choices=("end", "on_build")),
+    _p("city_points_timing", "enum", "on_build (won when a building is built: the rulebook, l.91) or end (on the "
+       "buildings still standing at the end).", choices=("on_build", "end")),
     _p("build_target", "enum", "maximal (whole group of Sites) or any_connected_subset.",
        choices=("maximal", "any_connected_subset")),
     _p("contract_match", "enum", "exact (the whole building has the plan) or contains.",
