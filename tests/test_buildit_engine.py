@@ -227,13 +227,13 @@ def test_max_actions_per_turn_forces_the_end_of_the_turn(data):
     assert state.outcome()["blame"] == [["rules", "max_actions_per_turn"]]
 
 
-def test_city_scoring_at_the_end_or_on_build(data):
+def test_city_points_timing_at_the_end_or_on_build(data):
     """BI-A3: end scoring counts standing buildings only; on_build keeps points a Demolition later removes."""
     setup = {"players": 2, "start": "main", "current": 1, "city": "diagonia", "contract_deck": {"picsou": 1},
              "seats": [{"gold": 4, "hand": ["demolition"]}, {"gold": 2}],
              "board": {"c3": [1, "construction"], "d4": [1, "site"]}}
     for scoring, after in (("end", [0, 0]), ("on_build", [0, 1])):
-        state = State.from_setup(data.with_params(city_scoring=scoring), setup)
+        state = State.from_setup(data.with_params(city_points_timing=scoring), setup)
         state.apply_action(("build", plot_index("d4")))          # the domino {c3, d4}: Diagonia's 1 star
         assert state.scores() == [0, 1]
         for action in (("end",), ("draw", "contract"), ("play", "demolition", 1, plot_index("c3"))):
@@ -339,12 +339,14 @@ def test_heuristic_games_terminate_and_build(data, seed, players):
 
 
 def test_heuristic_bots_beat_random_bots(data):
+    """About 70 % of 2-player games (measured over 200); 100 games, at least 60 wins (2 standard deviations
+    below), a margin a coin-flipping bot (50 %) would miss by 2 standard deviations too."""
     heuristic_wins = 0
-    for seed in range(20):
+    for seed in range(100):
         heuristic_seat = seed % 2
         bots = ("heuristic", "random") if heuristic_seat == 0 else ("random", "heuristic")
         heuristic_wins += heuristic_seat in play_game(data, 2, seed, bots=bots)["winners"]
-    assert heuristic_wins >= 16
+    assert heuristic_wins >= 60
 
 
 def test_flat_build_cost_changes_simulated_results(data):

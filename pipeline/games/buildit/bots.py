@@ -52,6 +52,9 @@ class HeuristicBot:
 
     def _main(self, state, rng):
         seat, cards = self.seat, state.data.cards
+        for card_id in state.front[seat]:           # a penalty in front of this seat: cancel it if one can
+            if MODIFIERS.get(cards[card_id].model, (None, 0))[1] > 0 and state.usable_cancel(seat) is not None:
+                return ("cancel", state.usable_cancel(seat), seat, card_id)
         for card_id in state.hand[seat]:            # Coin Gain at once; one discount modifier kept in front
             model = cards[card_id].model
             useful = model == "coin_gain" or (model in MODIFIERS and MODIFIERS[model][1] < 0

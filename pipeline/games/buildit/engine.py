@@ -12,7 +12,8 @@ samples from chance_outcomes(); a chance node with a single possible outcome is 
 Actions are small tuples, plots are ints row * size + column (plot_name / plot_index convert "c3"):
 ("draw", "contract"|"normal"), ("permit", plot), ("site", plot), ("build", plot) (any plot of the group; a
 tuple of plots when build_target = any_connected_subset), ("play", card id, target seat or -1, plot or -1),
-("cancel", card id), ("pass",), ("sell", plot, buyer or -1 for the bank[, price with auctions]),
+("cancel", card id) in a reaction window, ("cancel", card id, seat, lasting card id) on your turn against a
+card in front of a player, ("pass",), ("sell", plot, buyer or -1 for the bank[, price with auctions]),
 ("offer", contract id, buyer, price), ("accept",), ("refuse",), ("end",).
 """
 
@@ -107,7 +108,8 @@ class State(PawnRules, CardRules):
         if phase == DRAW:
             return [("draw", pile) for pile in ("contract", "normal") if self.pile_open(pile)]
         if phase == MAIN:
-            return sorted(self._legal_pawn_actions(self.seat) + self._legal_plays(self.seat) + [("end",)])
+            return sorted(self._legal_pawn_actions(self.seat) + self._legal_plays(self.seat)
+                          + self._legal_lasting_cancels(self.seat) + [("end",)])
         if phase == REACT:
             return self._legal_reactions(self.reactor)
         if phase == OFFER:
@@ -376,7 +378,8 @@ class State(PawnRules, CardRules):
 HANDLERS = {
     DRAW: {"draw": State._act_draw},
     MAIN: {"permit": State._act_permit, "site": State._act_site, "build": State._act_build,
-           "play": State._act_play, "sell": State._act_sell, "offer": State._act_offer, "end": State._act_end},
+           "play": State._act_play, "cancel": State._act_cancel_lasting, "sell": State._act_sell,
+           "offer": State._act_offer, "end": State._act_end},
     REACT: {"cancel": State._act_cancel, "pass": State._act_pass},
     OFFER: {"accept": State._act_accept, "refuse": State._act_refuse},
     OVER: {},

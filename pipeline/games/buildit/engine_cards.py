@@ -89,6 +89,22 @@ class CardRules:
         self._count("cancels")
         self._push(card.id, "cancel", seat, -1, -1)
 
+    def _act_cancel_lasting(self, action: tuple) -> None:
+        """("cancel", Cancel card id, seat, lasting card id), on your turn: a Cancel may be played at any time
+        (004_, l.94), so also against a lasting card already in front of a player (a Pass A38, a Form
+        Expert…). It opens a reaction window like any card; if nobody cancels it, the lasting card is
+        discarded."""
+        seat = self.seat
+        self._need(len(action) == 4 and tuple(action) in self._legal_lasting_cancels(seat),
+                   f"{action!r}: not a Cancel you can pay against a lasting card in front of a player")
+        _, cancel_id, target, lasting = action
+        self.hand[seat] = without(self.hand[seat], cancel_id)
+        self.gold[seat] -= self.data.cards[cancel_id].cost
+        self._count("played:cancel")
+        self._count("cancels")
+        self._count("cancelled_lasting")
+        self._push(cancel_id, "cancel_lasting", seat, target, lasting)
+
     def _act_pass(self, action: tuple) -> None:
         self._need(len(action) == 1, f"{action!r}")
         self.stack[-1][NEXT] += 1
@@ -132,7 +148,11 @@ class CardRules:
                 self.front[who] = with_(self.front[who], card_id)
             return False
         self._discard(card_id)
-        if model == "coin_gain":
+        if model == "cancel_lasting":
+            if arg in self.front[who]:
+                self.front[who] = without(self.front[who], arg)
+                self._discard(arg)
+        elif model == "coin_gain":
             value = self.data.cards[card_id].value
             self.gold[owner] += value
             self._count("gold_from_coin_gain", value)
@@ -207,6 +227,12 @@ class CardRules:
         if kind == BUILT:
             return [min(b) for b in self.groups(who, BUILT)]   # any plot names a building; list one each
         return sorted(self.owned[who * 3 + kind])
+
+    def _legal_lasting_cancels(self, seat: int) -> list:
+        cards, gold = self.data.cards, self.gold[seat]
+        cancels = sorted({c for c in self.hand[seat] if c in self.data.cancel_ids and cards[c].cost <= gold})
+        return [("cancel", c, target, lasting) for c in cancels for target in range(self.n)
+                for lasting in sorted(set(self.front[target]))]
 
     def _legal_reactions(self, seat: int) -> list:
         cards, gold = self.data.cards, self.gold[seat]
