@@ -179,7 +179,7 @@ def test_asd_d10_playoff_points_and_rule_defaults(records):
     assert params["rounds"] == 3 and params["hand_size"] == 6 and params["species_per_manager"] == 2
     assert (params["tickets_2"], params["tickets_3"], params["tickets_4plus"]) == (2, 1, 0)
     assert (params["min_substitution"], params["max_substitution"]) == (2, 4)
-    assert params["final_tiebreak_includes_ticket_bonus"] is True and params["mode"] == "classic"
+    assert params["final_tiebreak_includes_ticket_bonus"] is True and params["mode"] == "heritage"
     assert all(r["description"] for r in records["rules"])
 
 
@@ -188,7 +188,7 @@ def test_summary_lines(records):
         "standard draft deck: N=2: 4 species, 36 cards; N=3: 6 species, 54 cards; N=4: 8 species, 72 cards; "
         "N=5: 10 species, 90 cards; N=6: 12 species, 108 cards (6 cards per manager per round, 18 each at the "
         "playoffs)",
-        "2 managers (classic in the rules): Heritage/Duel 5 species = 45 cards, 42 dealt; Open Market 6 species "
+        "2 managers (heritage in the rules): Heritage/Duel 5 species = 45 cards, 42 dealt; Open Market 6 species "
         "= 54 cards, 54 revealed",
         "symbols over 108 hockey cards: Crosse 22, Palet 22, Patin 22, Casque 21, Gant 21",
         "arenas: 15, 11 playable with 2 managers (6 revealed per game), 3 with unusual points",

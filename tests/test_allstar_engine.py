@@ -63,7 +63,7 @@ PARAMS = {
     "players_min": 2, "players_max": 6, "rounds": 3, "hand_size": 6, "team_size": 5, "species_per_manager": 2,
     "tickets_2": 2, "tickets_3": 1, "tickets_4plus": 0, "ticket_bonus_2": 2, "ticket_bonus_3": 3,
     "swaps_per_round": "per_team", "playoff_weakest_by": "power", "min_substitution": 2, "max_substitution": 4,
-    "mode": "classic", "duo_hand_size": 7, "duo_species": 5, "open_market_species": 6,
+    "mode": "heritage", "duo_hand_size": 7, "duo_species": 5, "open_market_species": 6,
     "final_tiebreak_includes_ticket_bonus": True, "track_length": 50, "max_steps": 10_000,
 }
 
@@ -159,7 +159,7 @@ def observe(state: State, key: str, expected):
         return per_seat([[list(decode(state.data.key_int(t, state.side))) for t in teams]
                          for teams in state.teams], expected)
     simple = {
-        "phase": lambda: PHASE_NAMES[state.phase], "player": state.current_player, "round": lambda: state.round_no,
+        "phase": lambda: PHASE_NAMES[state.phase], "mode": lambda: state.mode, "player": state.current_player, "round": lambda: state.round_no,
         "terminal": state.is_terminal, "returns": state.returns, "scores": state.scores,
         "supporters": lambda: state.supporters, "tickets": lambda: state.tickets, "playoff": state.playoff_scores,
         "playoff_points": lambda: state.playoff_points, "ranks": lambda: state.rank, "alive": lambda: state.alive,

@@ -50,7 +50,7 @@ ICON_WORDS = {
 RULES = {"players_min": 2, "players_max": 6, "rounds": 3, "hand_size": 6, "team_size": 5, "species_per_manager": 2,
          "tickets_2": 2, "tickets_3": 1, "tickets_4plus": 0, "ticket_bonus_2": 2, "ticket_bonus_3": 3,
          "swaps_per_round": "per_team", "playoff_weakest_by": "power", "min_substitution": 2,
-         "max_substitution": 4, "mode": "classic", "duo_hand_size": 7, "duo_species": 5, "open_market_species": 6,
+         "max_substitution": 4, "mode": "heritage", "duo_hand_size": 7, "duo_species": 5, "open_market_species": 6,
          "final_tiebreak_includes_ticket_bonus": True, "track_length": 50, "max_steps": 100000}
 
 

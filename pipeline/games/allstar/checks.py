@@ -369,7 +369,7 @@ def summary(records: Records) -> list[str]:
              "playoffs)"]
     if low <= 2:
         duo, duo_hand, om = v.get("duo_species", 5), v.get("duo_hand_size", 7), v.get("open_market_species", 6)
-        lines.append(f"2 managers ({v.get('mode', 'classic')} in the rules): Heritage/Duel {duo} species = "
+        lines.append(f"2 managers ({v.get('mode', 'heritage')} in the rules): Heritage/Duel {duo} species = "
                      f"{duo * per_species} cards, {2 * duo_hand * rounds} dealt; Open Market {om} species = "
                      f"{om * per_species} cards, {3 * hand * rounds} revealed")
     totals = Counter(rec["symbol"] for rec in records["hockey"])

@@ -353,7 +353,9 @@ def check_game(data: GameData, players: int, mode: str) -> None:
 
 def new_game(data: GameData, players: int, mode: str | None = None, first_player: int | None = None) -> State:
     """A game at its first chance node (the first species). mode defaults to the `mode` parameter with 2
-    managers and to classic with more; another mode than classic asked for 3+ managers is a ValueError.
+    managers (heritage, duel or open_market: the workbook cannot name the pass draft for two) and to classic,
+    the pass draft, with more; a 2-manager mode asked for 3+ managers is a ValueError. Tests may still ask
+    for classic with two, to check a mechanism on the smallest table.
     first_player fixes Open Market's first chooser of round 1 (else a chance node)."""
     state = State(data, players, mode, first_player)
     state._settle()

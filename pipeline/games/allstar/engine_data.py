@@ -21,6 +21,7 @@ CHANCE, TERMINAL = -1, -2
 SIDES = ("2-4", "5-6")                  # Tie-Breakers sides: N <= 4 reads the first, N >= 5 the second
 ICONS = ("unusual_count", "not_for_2", "straight_beats_5", "full_house_beats_5", "all_symbols_beats_5")
 MODES = ("classic", "heritage", "duel", "open_market")
+DUO_MODES = MODES[1:]          # what the `mode` parameter may name: the rulebook's modes for two
 SPECIAL_FLAGS = {"straight_beats_5": STRAIGHT, "full_house_beats_5": FULL_HOUSE, "all_symbols_beats_5": ALL_SYMBOLS}
 SPECIAL_TIER = 1_000_000    # added to a special team's integer key: the tier above every team_key (§3.3)
 
@@ -32,7 +33,7 @@ PARAMETERS = {
     "tickets_2": ("int", 0, 4), "tickets_3": ("int", 0, 4), "tickets_4plus": ("int", 0, 4),
     "ticket_bonus_2": ("int", 0, 20), "ticket_bonus_3": ("int", 0, 20),
     "swaps_per_round": ("enum", "per_team", "one_total"), "playoff_weakest_by": ("enum", "power", "full_key"),
-    "min_substitution": ("int", 1, 5), "max_substitution": ("int", 1, 5), "mode": ("enum",) + MODES,
+    "min_substitution": ("int", 1, 5), "max_substitution": ("int", 1, 5), "mode": ("enum",) + DUO_MODES,
     "duo_hand_size": ("int", 3, 12), "duo_species": ("int", 3, 12), "open_market_species": ("int", 3, 12),
     "final_tiebreak_includes_ticket_bonus": ("bool",), "track_length": ("int", 10, 100),
     "max_steps": ("int", 100, 1_000_000),

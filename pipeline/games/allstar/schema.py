@@ -9,6 +9,7 @@ ATTRIBUTES = ("symbol", "number", "species")
 SIDES = ("2-4", "5-6")                      # the two faces of a Tie-Breakers card, by number of managers
 ICONS = ("unusual_count", "not_for_2", "straight_beats_5", "full_house_beats_5", "all_symbols_beats_5")
 MODES = ("classic", "heritage", "duel", "open_market")
+DUO_MODES = MODES[1:]                  # the `mode` parameter: the rulebook's modes for two (002_, l.337-339)
 # ColorADD (Miguel Neiva's colour-identification code): the three primaries as glyphs, their combinations,
 # black and white frames, and the light/dark modifiers. One code per species (ASD-A16).
 COLORADD = ("yellow", "blue", "red", "green", "orange", "purple", "brown", "grey", "black", "white",
@@ -122,8 +123,8 @@ RULE_PARAMETERS = (
        choices=("power", "full_key")),
     _p("min_substitution", "int", "Fewest cards replaced after a playoff confrontation.", min=1, max=5),
     _p("max_substitution", "int", "Most cards replaced after a playoff confrontation.", min=1, max=5),
-    _p("mode", "enum", "2-manager draft: classic, heritage, duel or open_market (classic for 3+).",
-       choices=MODES),
+    _p("mode", "enum", "2-manager game: heritage, duel or open_market, the rulebook's three modes for two "
+       "(002_, l.337-339); 3+ managers always play the pass draft.", choices=DUO_MODES),
     _p("duo_hand_size", "int", "Hand size in the Heritage and Duel modes.", min=3, max=12),
     _p("duo_species", "int", "Species in the deck for Heritage and Duel.", min=3, max=12),
     _p("open_market_species", "int", "Species in the deck for Open Market.", min=3, max=12),
