@@ -297,7 +297,24 @@ def play_stage(sim: Simulation | None, records: Records, report: Report, games: 
         who = f"game with seed {seeds}" if len(group) == 1 else f"{len(group)} of {games} games (seeds {seeds})"
         report.error(where, f"{who} {message}{also}", "play")
     report.note(f"play: {result.finished} of {games} games by bots finished (seed {seed}, {result.players} players)")
+    for overrides in sim.variants(records):
+        _variant_stage(sim, records, report, overrides, max(6, games // 2), seed, players, max_steps)
     return result
+
+
+def _variant_stage(sim: Simulation, records: Records, report: Report, overrides: tuple[tuple[str, str], ...],
+                   games: int, seed: int, players: int | None, max_steps: int) -> None:
+    """A variant that does not reach its own end: an error at its `rules` row when most games stop at a
+    safety cap (a few such games are the variant's, not a defect)."""
+    variant = with_rules(records, overrides)
+    result = simulate(sim, variant, games, seed, players or sim.default_players, max_steps=max_steps)
+    named = ", ".join(f"{name}={value}" for name, value in overrides)
+    capped = sum(1 for flagged in result.flagged if "cap" in flagged.message)
+    if 2 * capped > games:
+        where = next((ref for ref in blame_rows(records, {"blame": [["rules", overrides[0][0]]]})), None)
+        report.error(where or _data_file(records), f"with {named}, {capped} of {games} games by bots stopped at a "
+                     "safety cap instead of the variant's own end", "play")
+    report.note(f"play ({named}): {result.finished} of {games} games finished by the rules")
 
 
 def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:

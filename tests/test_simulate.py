@@ -338,3 +338,18 @@ def test_simulate_command_usage_errors(toy_cli, args, message):
     invoke, _ = toy_cli
     done = invoke("toy", *args)
     assert done.exit_code == 2 and message in done.output and done.exception.__class__ is SystemExit
+
+
+def test_play_stage_flags_a_variant_whose_games_stop_at_the_cap():
+    """Stage 6 plays the variants a game declares; one that mostly ends at a safety cap is an error at
+    the variant's rules row (Build It's Contractuelle once ended 57 games of 60 at its 40-round cap)."""
+    from dataclasses import replace
+
+    unreachable = (("target", 99), ("max_rounds", 2))           # the toy reads its rules rows untyped
+    sim = replace(SIMULATION, variants=lambda records: ((("target", 12),), unreachable))
+    report = Report()
+    play_stage(sim, toy_records(), report, games=8, seed=0)
+    assert [str(p) for p in report.errors] == [
+        "sheets/toy.xlsx › rules › B2 (value): with target=99, max_rounds=2, 6 of 6 games by bots stopped at a "
+        "safety cap instead of the variant's own end [play]"]
+    assert "play (target=12): 6 of 6 games finished by the rules" in report.notes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from pipeline.errors import Report, SourceRef
 from pipeline.schema import Record, SheetSpec
@@ -145,6 +145,9 @@ class Simulation:
     default_players: int
     nominal: Callable[[Records], Mapping[str, float]] = lambda records: {}
     blame: Callable[[Records, dict], list[SourceRef]] = lambda records, outcome: []   # rows behind a stuck game
+    # rule variants stage 6 also plays (each a tuple of `rules` overrides): a variant whose games mostly stop
+    # at a safety cap instead of at their own end is a problem of the data or of the bots
+    variants: Callable[[Records], Sequence[tuple[tuple[str, str], ...]]] = lambda records: ()
 
 
 def per_records(build: Callable[[Records], Any]) -> Callable[[Records], Any]:

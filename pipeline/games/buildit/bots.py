@@ -7,6 +7,7 @@ project), so make one per seat and game.
 
 from __future__ import annotations
 
+from pipeline.games.buildit import endgame
 from pipeline.games.buildit.engine_cards import MODEL, OWNER, TARGET
 from pipeline.games.buildit.engine_data import BUILT, DRAW, FREE, MAIN, MODIFIERS, OFFER, PERMIT, REACT, SITE
 
@@ -16,7 +17,8 @@ PEACEFUL = ("cancel", "coin_gain")
 
 
 class HeuristicBot:
-    """Draws Contracts up to two, builds the cheapest one on a free area, harms the leader, never trades."""
+    """Draws Contracts up to two, builds the cheapest one on a free area, harms the leader; in the variants
+    without a calendar it plays toward their end (endgame.py)."""
 
     def __init__(self, seat: int):
         self.seat = seat
@@ -32,7 +34,7 @@ class HeuristicBot:
         if phase == REACT:
             return self._react(state)
         if phase == OFFER:
-            return REFUSE
+            return endgame.answer_offer(state, self.seat) if state.prm["variant_contractual"] else REFUSE
         raise ValueError(f"seat {self.seat} has no decision in phase {phase}")
 
     def _draw(self, state):
@@ -61,12 +63,23 @@ class HeuristicBot:
                                               and not _has_model(state, seat, model))
             if useful and state.play_cost(seat, card_id, -1, -1) is not None:
                 return ("play", card_id, -1, -1)
+        prm = state.prm
+        if prm["variant_contractual"]:                # a Contract it cannot build goes to one who can
+            offer = endgame.hand_over(state, seat) or endgame.clear_board(state, seat)
+            if offer:
+                return offer
         project = self._project(state, rng)
         reserve = 0
         if project:
             step, reserve = self._project_step(state, project)
             if step:
                 return step
+        if prm["variant_high_density"]:              # cover the board first: the variant's end
+            fill = endgame.fill_step(state, seat, reserve, set(project[1]) if project else set())
+            if fill:
+                return fill
+        if prm["variant_contractual"] and not state.cdeck.size and not state.contracts[seat]:
+            return endgame.free_pawns(state, seat) or END    # help the last Contracts get built, never delay them
         return self._attack(state, reserve) or END
 
     # --- the project: one Contract built on a free area ---------------------------------------------------
@@ -110,9 +123,13 @@ class HeuristicBot:
                 found = self._reusing(data, cid, placements, permits, sites, taken, merging, rng)
                 if found:
                     return (cid,) + found
-            start = rng.randrange(len(placements))
-            for i in range(len(placements)):
-                plots, ring = placements[(start + i) % len(placements)]
+            if state.prm["variant_contractual"]:     # pack along the edges: the middle stays open for big plans
+                order = endgame.edge_first(data, cid)
+            else:
+                start = rng.randrange(len(placements))
+                order = [(start + i) % len(placements) for i in range(len(placements))]
+            for i in order:
+                plots, ring = placements[i]
                 if taken.isdisjoint(plots) and merging.isdisjoint(ring):
                     return cid, plots, ring
         return None
@@ -140,17 +157,23 @@ class HeuristicBot:
         free = [p for p in plots if board[p] == FREE]
         if free:
             cost = state.permit_cost(seat)
-            if state.gold[seat] >= cost and state.supply(seat, PERMIT) > 0:
+            if state.supply(seat, PERMIT) <= 0:        # blocked by the pawn limit, not by gold: keep none
+                return None, 0
+            if state.gold[seat] >= cost:
                 return ("permit", free[0]), 0
             return None, len(free) * (cost + state.site_cost(seat)) + state.build_cost(len(plots))
         permits = [p for p in plots if board[p] == permit]
         if permits:
             cost = state.site_cost(seat)
-            if state.gold[seat] >= cost and state.supply(seat, SITE) > 0:
+            if state.supply(seat, SITE) <= 0:
+                return None, 0
+            if state.gold[seat] >= cost:
                 return ("site", permits[0]), 0
             return None, len(permits) * cost + state.build_cost(len(plots))
         needed = state.build_cost(len(plots))
-        if state.gold[seat] >= needed and state.supply(seat, BUILT) >= len(plots):
+        if state.supply(seat, BUILT) < len(plots):
+            return None, 0
+        if state.gold[seat] >= needed:
             target = plots if state.prm["build_target"] == "any_connected_subset" else plots[0]
             return ("build", target), 0
         return None, needed
@@ -160,7 +183,8 @@ class HeuristicBot:
     def _attack(self, state, reserve: int):
         """A harmful card against the best-placed opponent, if it leaves the gold the project still needs."""
         seat, cards = self.seat, state.data.cards
-        harmful = [c for c in state.hand[seat] if cards[c].target == "other" and cards[c].model not in PEACEFUL]
+        peaceful = PEACEFUL + ("sabotage",) if state.prm["variant_high_density"] else PEACEFUL   # frees a plot
+        harmful = [c for c in state.hand[seat] if cards[c].target == "other" and cards[c].model not in peaceful]
         if not harmful:
             return None
         leader = _leader(state, seat)

@@ -34,5 +34,10 @@ def nominal(records: Records) -> dict[str, float]:
             "gold_from_coin_gain/drawn_normal": float(gold["normal"][1])}
 
 
+def variants(records: Records) -> tuple:
+    """The two variants that replace the calendar's end (004_, "Variantes"): stage 6 checks they end."""
+    return ((("variant_contractual", "yes"),), (("variant_high_density", "yes"),))
+
+
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=4,
-                        nominal=nominal, blame=blame_rows)
+                        nominal=nominal, blame=blame_rows, variants=variants)
