@@ -272,8 +272,14 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     folder = PROJECT_ROOT / "output" / module.id / "simulation"
     from pipeline.render.fonts import default_fonts
 
+    readings = []
+    if sim.readings(records):
+        with _progress() as progress:
+            readings = driver.reading_effects(sim, records, result, overrides, workers, progress,
+                                              driver.GameSource(game, str(PROJECT_ROOT), rules=overrides))
+        show(report_of.reading_rows(readings), "Readings of the rulebook: how often the other one changes the winner")
     title = module.title + (f" ({', '.join(f'{k}={v}' for k, v in overrides)})" if overrides else "")
-    report_of.write_markdown(result, folder / "report.md", title, game=game)
+    report_of.write_markdown(result, folder / "report.md", title, game=game, readings=readings)
     report_of.write_pdf(result, folder / "report.pdf", title, default_fonts())
     for name in ("report.md", "report.pdf"):
         print(f"wrote {(folder / name).relative_to(PROJECT_ROOT)}")

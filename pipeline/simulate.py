@@ -247,6 +247,30 @@ def simulate(sim: Simulation, records: Records, games: int, seed: int, players: 
                      nominal=dict(sim.nominal(records)))
 
 
+def reading_effects(sim: Simulation, records: Records, result: SimulationResult, rules: tuple = (),
+                    workers: int = 1, progress=None, source: GameSource | None = None,
+                    limit: int = 200) -> list[tuple[str, str, str, int, int]]:
+    """For each reading the game names (Simulation.readings) and the run did not already change: the same
+    seeds (at most `limit`) replayed with the other value. Rows (parameter, value used, other value, games
+    compared: both ended by the rules, games whose results (who won) differ)."""
+    from dataclasses import replace
+
+    rows, changed_by_run = [], dict(rules)
+    for name, other in sim.readings(records):
+        if name in changed_by_run:
+            continue
+        used = next((str(r.get("value")) for r in records.get("rules", ()) if r.get("parameter") == name), "?")
+        games = min(result.games, limit)
+        alternative = with_rules(records, ((name, other),))
+        where = replace(source, rules=source.rules + ((name, other),)) if source is not None else None
+        replayed = simulate(sim, alternative, games, result.seed, result.players, result.bots, workers, progress,
+                            source=where, max_steps=result.max_steps)
+        pairs = [(a, b) for a, b in zip(result.outcomes[:games], replayed.outcomes)
+                 if not flag_of(a) and not flag_of(b)]
+        rows.append((name, used, other, len(pairs), sum(1 for a, b in pairs if a["returns"] != b["returns"])))
+    return rows
+
+
 def _in_processes(batches: list[Batch], workers: int, progress) -> list[dict]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed

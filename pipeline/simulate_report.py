@@ -277,7 +277,15 @@ def flagged_rows(result: SimulationResult, game: str | None = None) -> list[list
 
 # --- Markdown -----------------------------------------------------------------------------------------------
 
-def markdown(result: SimulationResult, title: str, game: str | None = None) -> str:
+def reading_rows(effects) -> list[list[str]]:
+    rows = [["rule parameter", "this run", "other reading", "games compared", "winner changed"]]
+    for name, used, other, compared, changed in effects:
+        share = f"{changed} ({changed / compared:.0%})" if compared else "—"
+        rows.append([name, used, str(other), str(compared), share])
+    return rows
+
+
+def markdown(result: SimulationResult, title: str, game: str | None = None, readings=()) -> str:
     def table(rows: list[list[str]]) -> list[str]:
         cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
         aligns = ["---"] + ["---:" if all(_numeric(r[i]) for r in cells[1:]) else "---"
@@ -299,6 +307,11 @@ def markdown(result: SimulationResult, title: str, game: str | None = None) -> s
         lines += ["## Counters", ""] + table(counter_rows(result.counters, "counter", result.finished))
     for name, stats in result.frequencies:
         lines += [f"## How often: {name}", ""] + table(counter_rows(stats, name, result.finished))
+    if readings:
+        lines += ["## Readings of the rulebook: how often the other one changes the winner", "",
+                  "The same seeds replayed with the other value of each parameter that settles a point the "
+                  "rulebook leaves open; a game counts when both versions ended by the rules.", ""]
+        lines += table(reading_rows(readings))
     lines += ["## Flagged games", ""]
     lines += table(flagged_rows(result, game)) if result.flagged else ["None: every game ended by the rules.", ""]
     return "\n".join(lines)
@@ -308,9 +321,9 @@ def _numeric(cell: str) -> bool:
     return re.fullmatch(r"[+-]?[\d.]+%?( \(\d+%\))?|—", cell) is not None
 
 
-def write_markdown(result: SimulationResult, target, title: str, game: str | None = None) -> None:
+def write_markdown(result: SimulationResult, target, title: str, game: str | None = None, readings=()) -> None:
     """`target`: a path (written atomically) or a text/binary file object."""
-    text = markdown(result, title, game)
+    text = markdown(result, title, game, readings)
     if hasattr(target, "write"):
         target.write(text.encode() if isinstance(target, (io.BufferedIOBase, io.RawIOBase)) else text)
         return

@@ -353,3 +353,24 @@ def test_play_stage_flags_a_variant_whose_games_stop_at_the_cap():
         "sheets/toy.xlsx › rules › B2 (value): with target=99, max_rounds=2, 6 of 6 games by bots stopped at a "
         "safety cap instead of the variant's own end [play]"]
     assert "play (target=12): 6 of 6 games finished by the rules" in report.notes
+
+
+def test_reading_effects_replay_the_same_seeds_with_the_other_value():
+    """The same seeds, the other reading: how many games changed winner (All-Star Draft's swaps rule and
+    the others a game declares are reported this way by `pnp simulate`)."""
+    from dataclasses import replace
+
+    from pipeline.simulate import reading_effects
+    from pipeline.simulate_report import reading_rows
+
+    sim = replace(SIMULATION, readings=lambda records: [("target", 30), ("stuck", 1)])
+    records = toy_records()
+    result = simulate(sim, records, games=40, seed=3, players=3, bots=BOTS)
+    same = simulate(sim, records, games=40, seed=3, players=3, bots=BOTS)
+    rows = reading_effects(sim, records, result, rules=(("stuck", 0),))
+    assert [row[:4] for row in rows] == [("target", "12", 30, 40)]            # stuck: changed by the run itself
+    longer = simulate(sim, toy_records(target=30), games=40, seed=3, players=3, bots=BOTS)
+    expected = sum(a["returns"] != b["returns"] for a, b in zip(result.outcomes, longer.outcomes))
+    assert rows[0][4] == expected > 0
+    assert reading_rows(rows)[1] == ["target", "12", "30", "40", f"{expected} ({expected / 40:.0%})"]
+    assert reading_effects(replace(sim, readings=lambda r: [("target", 12)]), records, same)[0][4] == 0

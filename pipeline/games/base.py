@@ -148,6 +148,27 @@ class Simulation:
     # rule variants stage 6 also plays (each a tuple of `rules` overrides): a variant whose games mostly stop
     # at a safety cap instead of at their own end is a problem of the data or of the bots
     variants: Callable[[Records], Sequence[tuple[tuple[str, str], ...]]] = lambda records: ()
+    # the rulebook's disputed readings as (rules parameter, the other reading's value): `pnp simulate` replays
+    # the same seeds with the other value and reports how often it changes the winner
+    readings: Callable[[Records], Sequence[tuple[str, str]]] = lambda records: ()
+
+
+def other_readings(*choices: tuple[str, tuple[str, ...]]) -> Callable[[Records], list[tuple[str, str]]]:
+    """Simulation.readings from (rules parameter, its readings) pairs: for each, the first reading the rules
+    sheet does not use."""
+    def readings(records: Records) -> list[tuple[str, str]]:
+        used = {rec.get("parameter"): rec.get("value") for rec in records.get("rules", ())}
+        found = []
+        for name, options in choices:
+            if name not in used:
+                continue
+            value = {True: "yes", False: "no"}.get(used[name], used[name]) if isinstance(used[name], bool) \
+                else str(used[name])
+            other = next((option for option in options if option != value), None)
+            if other is not None:
+                found.append((name, other))
+        return found
+    return readings
 
 
 def per_records(build: Callable[[Records], Any]) -> Callable[[Records], Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.games.allstar import engine
 from pipeline.games.allstar.bots import BOTS
-from pipeline.games.base import Records, Simulation, per_records
+from pipeline.games.base import Records, Simulation, other_readings, per_records
 from pipeline.simulate import blame_rows
 
 SHEETS = ("species", "symbols", "hockey", "orders", "tiebreak_sides", "arenas", "playoff_points")
@@ -22,4 +22,9 @@ def new_game(records: Records, players: int):
     return engine.new_game(game_data(records), players)
 
 
-SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 6), default_players=4, blame=blame_rows)
+# the points the rulebook leaves open (see the rulebook's "Choix de cette édition")
+READINGS = other_readings(("swaps_per_round", ("per_team", "one_total")), ("playoff_weakest_by", ("power", "full_key")),
+                          ("final_tiebreak_includes_ticket_bonus", ("yes", "no")))
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 6), default_players=4, blame=blame_rows,
+                        readings=READINGS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.games.base import Records, Simulation, per_records
+from pipeline.games.base import Records, Simulation, other_readings, per_records
 from pipeline.games.buildit import engine
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.buildit.checks import gold_distribution
@@ -39,5 +39,9 @@ def variants(records: Records) -> tuple:
     return ((("variant_contractual", "yes"),), (("variant_high_density", "yes"),))
 
 
+# the points the rulebook leaves open or contradicts (see the rulebook's "Choix de cette édition")
+READINGS = other_readings(("build_cost_mode", ("per_plot", "flat")), ("city_points_timing", ("on_build", "end")),
+                          ("build_target", ("maximal", "any_connected_subset")), ("contract_match", ("exact", "contains")))
+
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=4,
-                        nominal=nominal, blame=blame_rows, variants=variants)
+                        nominal=nominal, blame=blame_rows, variants=variants, readings=READINGS)

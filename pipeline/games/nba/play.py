@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.games.base import Records, Simulation, per_records
+from pipeline.games.base import Records, Simulation, other_readings, per_records
 from pipeline.games.nba import engine
 from pipeline.games.nba.bots import BOTS
 from pipeline.simulate import blame_rows
@@ -37,5 +37,10 @@ def nominal(records: Records) -> dict[str, float]:
             for t in sorted((t for t in data.tactic if t and t.offence), key=lambda t: t.id)}
 
 
+# the points the rulebook leaves open or contradicts (see the rulebook's "Choix de cette édition")
+READINGS = other_readings(("dice_cap_scope", ("per_skill", "per_tactic")), ("negative_score", ("clamp0", "allow_negative")),
+                          ("fatigue_removed_to", ("box", "supply")), ("keep_mode", ("up_to", "exactly")),
+                          ("end_rule", ("countdown6", "market_empty_literal")))
+
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, nominal=nominal,
-                        blame=blame_rows)
+                        blame=blame_rows, readings=READINGS)
