@@ -85,3 +85,12 @@ def test_the_paper_bill_counts_sheets_and_measures_the_ink_saver(built):
     assert "## Paper bill: what a full home print takes" in text
     line = next(l for l in text.splitlines() if l.startswith("| **full print** |"))
     assert f"**{data['paper_bill']['a4']['totals']['standard']['double_sided']}**" in line
+
+
+def test_the_rulebook_ends_with_this_editions_readings(built):
+    with pdfplumber.open(built / "pnp-a4" / "rulebook.pdf") as pdf:
+        text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages[-2:]).split())
+    chapter = text[text.rindex("Choix de cette édition"):]
+    for phrase in ("une carte au plus par équipe", "swaps_per_round", "playoff_weakest_by", "le mode Héritage",
+                   "le draft en passe est réservé aux parties de trois managers ou plus"):
+        assert phrase in chapter, phrase

@@ -143,3 +143,12 @@ def test_simulate_writes_the_balance_report(tmp_path):
     assert normal.split("|")[2].strip() == "24"          # 20 pile cards + 4, every game (AMB-01/03)
     assert (root / "output" / "nba" / "simulation" / "report.pdf").read_bytes().startswith(b"%PDF")
 
+
+
+def test_the_rulebook_ends_with_this_editions_readings(built):
+    with pdfplumber.open(built / "pnp-a4" / "rulebook.pdf") as pdf:
+        text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages[-2:]).split())
+    chapter = text[text.rindex("Choix de cette édition"):]
+    for phrase in ("éliminée : elle retourne dans la boîte", "fatigue_removed_to", "dice_cap_scope", "negative_score",
+                   "end_rule", "source_pile_cards", "ne sont limités que par les postes"):
+        assert phrase in chapter, phrase

@@ -92,3 +92,27 @@ def test_simulate_a_rule_change_changes_the_games(project):
 
     # more income, more buildings: the override reaches the engine
     assert mean_built("--rule", "income=6") > mean_built() + 3
+
+
+def _choices(text: str) -> list[str]:
+    """The lines of the rulebook's last chapter, "Choix de cette édition" (a table row's first line holds the
+    first line of each of its cells, left to right)."""
+    return text[text.rindex("Choix de cette édition"):].splitlines()
+
+
+def _row(lines: list[str], point: str) -> str:
+    return next(line for line in lines if line.startswith(point))
+
+
+def test_the_choices_chapter_states_each_reading_from_the_rules_sheet(project):
+    before = _choices(_rulebook_text(project))
+    assert _row(before, "Points de la Ville").startswith("Points de la Ville gagnés au moment de construire, et comptés")
+    assert _row(before, "Coût d'une construction").startswith("Coût d'une construction 2 PO par parcelle construite 3 PO")
+    assert _row(before, "Points de la Ville").endswith("city_points_timing")
+    assert any(line.startswith("• Pions limités.") for line in before)
+    assert any(line.startswith("• Annulation à tout moment.") for line in before)
+    _set_rules(project / "sheets" / "buildit.xlsx", city_points_timing="end", build_cost_mode="flat")
+    after = _choices(_rulebook_text(project))
+    assert _row(after, "Points de la Ville").startswith("Points de la Ville comptés en fin de partie")
+    assert "gagnés au moment de" in _row(after, "Points de la Ville")
+    assert _row(after, "Coût d'une construction").startswith("Coût d'une construction 3 PO par construction")

@@ -29,7 +29,7 @@ from tests.printcheck import MISSING, PDFCHECK, pdfcheck
 
 CHAPTERS = ("Aperçu du jeu", "Matériel", "Mise en place", "Le tour de jeu", "Activer une tactique", "Les dés",
             "Fin de partie", "Durée de la partie", "Variantes expertes", "Un exemple de deux tours",
-            "Précisions et cas particuliers", "Index des tactiques")
+            "Précisions et cas particuliers", "Index des tactiques", "Choix de cette édition")
 
 
 def load(root: Path, checks: bool = True):
