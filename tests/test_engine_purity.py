@@ -20,22 +20,23 @@ def engine_files() -> list[Path]:
     files = []
     for game in sorted(p for p in GAMES.iterdir() if p.is_dir() and not p.name.startswith("_")):
         found = sorted(game.glob("engine*.py")) + sorted(game.glob("bots.py"))
-        if found and (game / "geometry.py").exists():
-            found.append(game / "geometry.py")             # engines may import it, so it must be pure too
+        for helper in ("geometry.py", "endgame.py"):        # engines and bots may import them: pure too
+            if found and (game / helper).exists():
+                found.append(game / helper)
         files += found
     return files + [GAMES / "engine_common.py"]         # what engines share: pure too
 
 
 def allowed(module: str, game: str) -> bool:
     """Standard library, the engines' shared engine_common, or this game's geometry/schema/engine modules (an
-    engine may be split in files)."""
+    engine may be split in files) and the bots' endgame module."""
     if module.split(".")[0] in STDLIB or module == "pipeline.games.engine_common":
         return True
     prefix = f"pipeline.games.{game}."
     if not module.startswith(prefix):
         return False
     name = module[len(prefix):]
-    return name in ("geometry", "schema", "engine") or name.startswith("engine_")
+    return name in ("geometry", "schema", "engine", "endgame") or name.startswith("engine_")
 
 
 def imported_modules(tree: ast.AST, package: str) -> list[tuple[int, str]]:
