@@ -195,6 +195,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     from rich.text import Text
 
     from pipeline import simulate as driver
+    from pipeline.simulation import load_simulation
     from pipeline import simulate_report as report_of
     from pipeline.games import load_game
     from pipeline.validate import load_records
@@ -255,7 +256,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         raise typer.Exit(0 if result.ok else 1)
     with _progress() as progress:
         result = driver.simulate(sim, records, games, seed, players, seats, workers, progress,
-                                 source=driver.GameSource(game, str(PROJECT_ROOT), rules=overrides))
+                                 source=driver.GameSource(game, str(PROJECT_ROOT), load_simulation, overrides))
     out(f"[bold]{module.title}[/bold]{' (' + ', '.join(f'{k}={v}' for k, v in overrides) + ')' if overrides else ''}: "
         f"{games} games, seed {seed}, {players} players; "
         f"{result.finished} finished by the rules")
@@ -276,7 +277,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     if sim.readings(records):
         with _progress() as progress:
             readings = driver.reading_effects(sim, records, result, overrides, workers, progress,
-                                              driver.GameSource(game, str(PROJECT_ROOT), rules=overrides))
+                                              driver.GameSource(game, str(PROJECT_ROOT), load_simulation, overrides))
         show(report_of.reading_rows(readings), "Readings of the rulebook: how often the other one changes the winner")
     title = module.title + (f" ({', '.join(f'{k}={v}' for k, v in overrides)})" if overrides else "")
     report_of.write_markdown(result, folder / "report.md", title, game=game, readings=readings)

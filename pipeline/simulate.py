@@ -33,11 +33,11 @@ import math
 import operator
 import random
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.errors import PipelineError, Problem, Report, SourceRef
+from pipeline.errors import Report, SourceRef
 from pipeline.games.base import CHANCE, Records, Simulation
+from pipeline.games.kit import blame_rows, with_rules
 from pipeline.simulate_report import (SimulationResult, flag_of, summarise, what_happened,  # noqa: F401
                                       wilson)
 
@@ -127,47 +127,14 @@ def _record(state, seed: int, steps: int, stuck: bool = False, error: dict | Non
 
 # --- many games, in batches ---------------------------------------------------------------------------------
 
-def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
-    """The records with some `rules` sheet values replaced (`pnp simulate --rule mode=duel`): the same typing
-    and checks apply to them as to the workbook's own cells. ValueError names an unknown parameter."""
-    from dataclasses import replace
-    from types import MappingProxyType
-
-    if not rules:
-        return records
-    wanted = dict(rules)
-    known = {rec.get("parameter") for rec in records.get("rules", ())}
-    unknown = sorted(set(wanted) - known)
-    if unknown:
-        raise ValueError(f"unknown rule parameter {', '.join(unknown)} (known: {', '.join(sorted(map(str, known)))})")
-    rows = [replace(rec, values=MappingProxyType({**rec.values, "value": wanted[rec.get("parameter")]}))
-            if rec.get("parameter") in wanted else rec for rec in records["rules"]]
-    return {**records, "rules": rows}
-
-
-def load_simulation(game: str, root: str, rules: tuple[tuple[str, str], ...] = ()) -> tuple[Simulation, Records]:
-    """A registered game's Simulation and validated records (stages 1–5), for a worker process."""
-    from pipeline.games import load_game
-    from pipeline.validate import load_records
-
-    module = load_game(game, Path(root))
-    report = Report()
-    records = load_records(module, Path(root), report)
-    if records is None:
-        raise PipelineError(report.errors)
-    records = with_rules(records, rules)
-    if module.simulation is None:
-        raise PipelineError(Problem(game, "this game has no rules engine to simulate", "usage"))
-    return module.simulation, records
-
-
 @dataclass(frozen=True)
 class GameSource:
-    """How a worker rebuilds (Simulation, records): a top-level loader called with (game, root)."""
+    """How a worker rebuilds (Simulation, records): a top-level loader called with (game, root[, rules]);
+    pipeline.simulation.load_simulation for a registered game (the driver does not import the games)."""
 
     game: str
     root: str
-    loader: Callable[..., tuple[Simulation, Records]] = load_simulation
+    loader: Callable[..., tuple[Simulation, Records]]
     rules: tuple[tuple[str, str], ...] = ()       # `--rule` overrides, applied in every worker too
 
 
@@ -341,19 +308,6 @@ def _variant_stage(sim: Simulation, records: Records, report: Report, overrides:
     report.note(f"play ({named}): {result.finished} of {games} games finished by the rules")
 
 
-def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:
-    """The cells behind an outcome's "blame" pairs: ["rules", parameter] -> its value cell, [sheet, row id]
-    -> that row. Games use it as their Simulation.blame."""
-    refs = []
-    for sheet, key in outcome.get("blame", ()):
-        for rec in records.get(sheet, ()):
-            if sheet == "rules" and rec.get("parameter") == key:
-                refs.append(rec.at("value"))
-            elif rec.get("id") == key:
-                refs.append(rec.ref)
-    return refs
-
-
 def _blame(sim: Simulation, records: Records, outcome: dict) -> list:
     try:
         return list(sim.blame(records, outcome) or ())
@@ -375,6 +329,6 @@ def to_plain(result: SimulationResult) -> dict:
     return data
 
 
-__all__ = ["Batch", "GameSource", "SimulationResult", "blame_rows", "check_settings", "with_rules", "flag_of", "game_seed", "load_simulation",
+__all__ = ["Batch", "GameSource", "SimulationResult", "blame_rows", "check_settings", "with_rules", "flag_of", "game_seed",
            "play", "play_batch", "play_stage", "replay", "run_batch", "simulate", "summarise", "to_plain",
            "what_happened", "wilson"]

@@ -5,7 +5,6 @@ fallback chain behind Lato); what no font can print right is a located warning, 
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
 import pikepdf

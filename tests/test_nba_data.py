@@ -250,7 +250,7 @@ def test_durations_and_rules(records):
 
 
 def test_summary_lines(records):
-    summary = checks.summary(records)
+    summary = checks_rules.summary(records)
     assert summary[0] == ("Player cards: 140 (set A 20, set B 20, NBA 100); Tactic cards: 90 (20 base, 20 "
                           "market models = 70 cards); Fatigue cards: 9")
     assert summary[1] == ("NBA cost curve (cost:cards): 2:15, 3:15, 4:15, 5:15, 6:12, 7:10, 8:8, 9:6, 10:4; "

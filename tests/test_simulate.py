@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 from pipeline import PROJECT_ROOT
 from pipeline.errors import PipelineError, Report, Severity, SourceRef
 from pipeline.render.fonts import default_fonts
-from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, load_simulation, play,
+from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, play,
                                play_stage, replay, simulate, summarise, to_plain, wilson)
+from pipeline.simulation import load_simulation
 from pipeline.simulate_report import markdown, seat_rows, write_pdf
 from tests import toy_game
 from tests.conftest import run_cli

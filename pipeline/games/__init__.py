@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import PipelineError, Problem
-from pipeline.games.base import GameModule
-from pipeline.games.datagame import MANIFEST_NAME, load_data_game
+from pipeline.games.base import MANIFEST_NAME, GameModule
 
 
 def _buildit(root: Path) -> GameModule:
@@ -43,6 +42,8 @@ def available(root: Path) -> list[str]:
 
 def load_game(name: str, root: Path) -> GameModule:
     """A game by id, or a data-only game by the path of its game.yaml."""
+    from pipeline.games.datagame import load_data_game     # not at import: engines must not load reportlab
+
     if name.endswith((".yaml", ".yml")):
         return load_data_game(Path(name) if Path(name).is_absolute() else root / name, root)
     if name in REGISTRY:

@@ -9,6 +9,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from pipeline.errors import Report, SourceRef
 from pipeline.schema import Record, SheetSpec
 
+MANIFEST_NAME = "game.yaml"       # a data-only game: templates/<game>/game.yaml (datagame.py)
+
 Records = dict[str, list[Record]]
 
 

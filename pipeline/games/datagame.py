@@ -16,7 +16,6 @@ from pipeline.render.fonts import SAFE_LOADER
 from pipeline.games.base import CardDeck, FaceSpec, GameModule, Records
 from pipeline.schema import expand, spec_from_mapping
 
-MANIFEST_NAME = "game.yaml"
 
 
 def _inside(path: Path, root: Path, shown: str) -> Path:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pipeline.errors import Report
 from pipeline.games.allstar.schema import RULE_PARAMETERS
-from pipeline.games.base import CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
+from pipeline.games.base import CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.params import read_parameters
 
 POKER = (63.5, 88.9)
@@ -44,12 +44,10 @@ def _card(index: int, copies: int) -> dict:
 
 
 def components(records: Records) -> list[Component]:
-    from pipeline.games.allstar.rulebook import rulebook
-
+    """Everything printed but the rulebook, which shows these (rulebook.with_rulebook adds it)."""
     rules = parameters(records)
-    parts = [hockey(records), arenas(records), large_cards(rules), tiebreakers(records),
-             playoff_cards(records, rules), buses(), supporters(), tickets(), aid(records, rules)]
-    return parts + [rulebook(records, rules, parts)]
+    return [hockey(records), arenas(records), large_cards(rules), tiebreakers(records),
+            playoff_cards(records, rules), buses(), supporters(), tickets(), aid(records, rules)]
 
 
 def hockey(records: Records) -> CardDeck:

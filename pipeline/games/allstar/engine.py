@@ -88,7 +88,7 @@ class State(SeasonRules, PlayoffRules):
     def from_setup(cls, data: GameData, setup: dict) -> "State":
         """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
         from pipeline.games.allstar.engine_setup import state_from_setup
-        return state_from_setup(cls, data, setup)
+        return state_from_setup(cls, data, setup, new_game)
 
     def clone(self) -> "State":
         other = State.__new__(State)

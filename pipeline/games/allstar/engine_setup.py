@@ -10,7 +10,8 @@ _SEAT_KEYS = {"packet", "bench", "teams", "buses", "gained", "hand", "team"}
 STARTS = ("new", "round", "draft", "discard", "swap", "team", "buses", "playoffs", "confront", "substitute")
 
 
-def state_from_setup(cls, data, setup: dict):
+def state_from_setup(cls, data, setup: dict, new_game):
+    # new_game (the engine's, for start "new") is passed in: this module does not import the engine
     """Build a position. Keys (only `players` is required):
 
     players      number of managers
@@ -47,7 +48,6 @@ def state_from_setup(cls, data, setup: dict):
         raise ValueError(f"setup start {start!r} is not one of {', '.join(STARTS)}")
     n = setup["players"]
     if start == "new":
-        from pipeline.games.allstar.engine import new_game
         return new_game(data, n, setup.get("mode"), setup.get("first_player"))
     state = cls(data, n, setup.get("mode"), setup.get("first_player"))
     state.round_no = setup.get("round", 1)

@@ -20,8 +20,14 @@ def game_module(root: Path) -> GameModule:
         data_files=(root / "sheets" / "allstar.xlsx",),
         sheets=(SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, COMPONENTS_SPEC),
         template_dir=root / "templates" / "allstar",
-        components=components.components,
+        components=_components,
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=SIMULATION,
     )
+
+
+def _components(records):
+    from pipeline.games.allstar.rulebook import with_rulebook
+
+    return with_rulebook(records, components.components(records))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.games.allstar import engine
 from pipeline.games.allstar.bots import BOTS
 from pipeline.games.base import Records, Simulation, other_readings, per_records
-from pipeline.simulate import blame_rows
+from pipeline.games.kit import blame_rows
 
 SHEETS = ("species", "symbols", "hockey", "orders", "tiebreak_sides", "arenas", "playoff_points")
 def _game_data(records: Records):

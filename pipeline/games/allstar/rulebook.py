@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.games.allstar.components import (COLOURS, MEDALS, arena_context, colours, icon_list, playoff_table,
-                                               tiebreak_context)
+from pipeline.games.allstar.components import (COLOURS, MEDALS, arena_context, colours, icon_list, parameters,
+                                               playoff_table, tiebreak_context)
 from pipeline.games.base import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 
 COLOUR_WORDS = {"yellow": "jaune", "blue": "bleu", "red": "rouge", "green": "vert", "orange": "orange",
@@ -89,6 +89,8 @@ def rulebook_figures(parts: list) -> dict[str, FaceSpec]:
     return figures
 
 
-def rulebook(records: Records, rules: dict, parts: list) -> RulebookSpec:
-    return RulebookSpec("rulebook", "Règles du jeu", "rules", rulebook_context(records, rules),
-                        rulebook_figures(parts))
+def with_rulebook(records: Records, parts: list) -> list:
+    """The printed components and, last, the rulebook showing them."""
+    rules = parameters(records)
+    return [*parts, RulebookSpec("rulebook", "Règles du jeu", "rules", rulebook_context(records, rules),
+                                 rulebook_figures(parts))]

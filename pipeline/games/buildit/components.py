@@ -5,8 +5,7 @@ contexts only. Every number printed comes from the workbook."""
 from __future__ import annotations
 
 from pipeline.errors import Report
-from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
-from pipeline.games.buildit.checks import gold_distribution
+from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.buildit.schema import RULE_PARAMETERS
 from pipeline.params import read_parameters
 from pipeline.schema import expand
@@ -35,10 +34,10 @@ def parameters(records: Records) -> dict:
 
 
 def components(records: Records) -> list[Component]:
+    """Everything printed but the rulebook, which shows these (rulebook.with_rulebook adds it)."""
     rules = parameters(records)
-    decks = card_decks(records)
-    return [*decks, board(rules), calendar(rules), pawns(rules), coins(records), aids(records, rules),
-            score_sheet(rules), rulebook(records, rules, decks)]
+    return [*card_decks(records), board(rules), calendar(rules), pawns(rules), coins(records), aids(records, rules),
+            score_sheet(rules)]
 
 
 # --- the 90 cards -----------------------------------------------------------------------------------------
@@ -152,12 +151,3 @@ def aids(records: Records, rules: dict) -> CardDeck:
 def score_sheet(rules: dict) -> PageSpec:
     face = FaceSpec("score-sheet.yaml", {"rules": rules, "title": "Build It"}, None, "score-sheet", "score sheet")
     return PageSpec("score-sheet", "Feuille de score", (face,), SCORE_SHEET)
-
-
-def rulebook(records: Records, rules: dict, decks: list[CardDeck]) -> RulebookSpec:
-    from pipeline.games.buildit.rulebook import rulebook_context, rulebook_figures
-
-    context = rulebook_context(records, rules)
-    figures = rulebook_figures(records, rules, decks, [board(rules), calendar(rules), pawns(rules),
-                                                        coins(records), aids(records, rules), score_sheet(rules)])
-    return RulebookSpec("rulebook", "Règles du jeu", "rules", context, figures)

@@ -17,11 +17,17 @@ def game_module(root: Path) -> GameModule:
         data_files=(root / "sheets" / "buildit.xlsx",),
         sheets=(CITIES, CONTRACTS, NORMAL_CARDS, RULES, COMPONENTS_SPEC),
         template_dir=root / "templates" / "buildit",
-        components=components.components,
+        components=_components,
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=_simulation(),
     )
+
+
+def _components(records):
+    from pipeline.games.buildit.rulebook import with_rulebook
+
+    return with_rulebook(records, components.components(records))
 
 
 def _simulation():

@@ -6,7 +6,7 @@ from pipeline.games.base import Records, Simulation, other_readings, per_records
 from pipeline.games.buildit import engine
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.buildit.checks import gold_distribution
-from pipeline.simulate import blame_rows
+from pipeline.games.kit import blame_rows
 
 
 def _rows(records: Records, sheet: str) -> list[dict]:

@@ -5,15 +5,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.games.base import BoardSpec, CardDeck, FaceSpec, PageSpec, Records
+from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.buildit.checks import gold_distribution
+from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models, parameters
 
 DECK_FIGURES = {"cities": "city", "contracts": "contract", "normal": "normal"}
+SHOWN = ("board", "calendar", "pawns", "coins", "aids", "score-sheet")      # the other components it shows
+
+
+def with_rulebook(records: Records, parts: list[Component]) -> list[Component]:
+    """The printed components and, last, the rulebook showing them."""
+    rules = parameters(records)
+    by_id = {part.id: part for part in parts}
+    decks = [by_id[deck_id] for deck_id in DECK_FIGURES]
+    figures = rulebook_figures(records, rules, decks, [by_id[part_id] for part_id in SHOWN])
+    return [*parts, RulebookSpec("rulebook", "Règles du jeu", "rules", rulebook_context(records, rules), figures)]
 
 
 def rulebook_context(records: Records, rules: dict) -> dict:
-    from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models
-
     names = {r["model"]: r["name"] for r in records["normal_cards"]}
     contracts = [{**rec.values, "immune_name": names.get(rec["immune_to"], "")} for rec in records["contracts"]]
     counts_sheet = {r["component"]: r["count"] for r in records["components"]}

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 
 from pipeline.errors import Report, SourceRef
 from pipeline.games.base import Records
-from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, POSITIONS, SKILLS, STATUS
+from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, POSITIONS, SKILLS
 from pipeline.schema import Record, _suggest
 
 STARTING_SETS = ("A", "B")
@@ -242,40 +242,3 @@ def _check_market(records: Records, report: Report) -> None:
         report.error(sheet_ref(records, "tactics"), f"the market has {len(market)} models and {copies} cards; the "
                                                     f"box holds {MARKET_MODELS} models, {MARKET_COPIES} cards",
                      "market")
-
-
-# --- stage 5 and `pnp validate nba` -----------------------------------------------------------------------
-
-def check_rules(records: Records, report: Report) -> None:
-    from pipeline.games.nba.checks_rules import check_rules as run
-
-    run(records, report)
-
-
-def summary(records: Records) -> list[str]:
-    from pipeline.games.nba.checks_rules import best_collective
-
-    players, tactics = records["players"], records["tactics"]
-    nba = [r for r in players if r["set"] == "NBA"]
-    per_set = ", ".join(f"set {s} {sum(r['set'] == s for r in players)}" for s in STARTING_SETS)
-    market = [r for r in tactics if r["set"] == "market"]
-    lines = [f"Player cards: {len(players)} ({per_set}, NBA {len(nba)}); Tactic cards: "
-             f"{sum(r['copies'] for r in tactics)} ({len(tactics) - len(market)} base, {len(market)} market models "
-             f"= {sum(r['copies'] for r in market)} cards); Fatigue cards: "
-             f"{sum(r['copies'] for r in records['fatigue'])}"]
-    costs = Counter(r["cost"] for r in nba)
-    curve = ", ".join(f"{c}:{n}" for c, n in sorted(costs.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)))
-    in_window = sum(1 for r in nba if r["cost"] is not None and 3 <= r["cost"] <= 5)
-    lines.append(f"NBA cost curve (cost:cards): {curve}; {in_window} cost 3–5; "
-                 f"{sum(r['legendary'] for r in nba)} legendary, {sum(r['clutch'] for r in nba)} clutch")
-    primary = Counter(positions(r)[0] for r in nba if positions(r))
-    lines.append("NBA primary positions: " + ", ".join(f"{p} {primary.get(p, 0)}" for p in POSITIONS)
-                 + f"; {sum(len(positions(r)) > 1 for r in nba)} with two positions")
-    best, _ = best_collective([r for r in players if r["set"] in ("A", "NBA")])
-    lines.append(f"best collective of a legal five: {best}; tactic complexities "
-                 f"{min(r['complexity'] for r in tactics)}–{max(r['complexity'] for r in tactics)}")
-    for sheet in ("dice", "players", "tactics", "durations"):
-        found = Counter(r["status"] for r in records[sheet])
-        lines.append(f"status of {sheet} (Appendix B 9): "
-                     + ", ".join(f"{s} {found[s]}" for s in STATUS if found.get(s)))
-    return lines

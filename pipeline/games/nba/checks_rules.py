@@ -4,7 +4,7 @@ reachable complexities, game lengths, rule parameters, and the worked example's 
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from math import ceil
 from typing import Iterable
 
@@ -13,7 +13,7 @@ from pipeline.games.base import Records
 from pipeline.games.nba.checks import STARTING_SETS, positions, rows_of, sheet_ref
 from pipeline.games.nba.checks_example import check_worked_example
 from pipeline.games.nba.engine_rules import normal_turns
-from pipeline.games.nba.schema import DEFENCE_SKILLS, POSITIONS, RULE_PARAMETERS, SKILLS
+from pipeline.games.nba.schema import DEFENCE_SKILLS, POSITIONS, RULE_PARAMETERS, SKILLS, STATUS
 from pipeline.params import Parameters, read_parameters
 from pipeline.schema import Record
 
@@ -220,3 +220,32 @@ def _check_parameters(records: Records, params: Parameters, report: Report) -> N
             report.error(params.at("draft_rounds"), f"Expert 2: {v['draft_rounds']} rounds × {PLAYERS_PER_GAME} "
                                                     f"players × {per_round} cards = {dealt}, more than the {nba} NBA "
                                                     "cards", "rules")
+
+
+# --- `pnp validate nba`: the summary ------------------------------------------------------------------------
+
+def summary(records: Records) -> list[str]:
+    players, tactics = records["players"], records["tactics"]
+    nba = [r for r in players if r["set"] == "NBA"]
+    per_set = ", ".join(f"set {s} {sum(r['set'] == s for r in players)}" for s in STARTING_SETS)
+    market = [r for r in tactics if r["set"] == "market"]
+    lines = [f"Player cards: {len(players)} ({per_set}, NBA {len(nba)}); Tactic cards: "
+             f"{sum(r['copies'] for r in tactics)} ({len(tactics) - len(market)} base, {len(market)} market models "
+             f"= {sum(r['copies'] for r in market)} cards); Fatigue cards: "
+             f"{sum(r['copies'] for r in records['fatigue'])}"]
+    costs = Counter(r["cost"] for r in nba)
+    curve = ", ".join(f"{c}:{n}" for c, n in sorted(costs.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)))
+    in_window = sum(1 for r in nba if r["cost"] is not None and 3 <= r["cost"] <= 5)
+    lines.append(f"NBA cost curve (cost:cards): {curve}; {in_window} cost 3–5; "
+                 f"{sum(r['legendary'] for r in nba)} legendary, {sum(r['clutch'] for r in nba)} clutch")
+    primary = Counter(positions(r)[0] for r in nba if positions(r))
+    lines.append("NBA primary positions: " + ", ".join(f"{p} {primary.get(p, 0)}" for p in POSITIONS)
+                 + f"; {sum(len(positions(r)) > 1 for r in nba)} with two positions")
+    best, _ = best_collective([r for r in players if r["set"] in ("A", "NBA")])
+    lines.append(f"best collective of a legal five: {best}; tactic complexities "
+                 f"{min(r['complexity'] for r in tactics)}–{max(r['complexity'] for r in tactics)}")
+    for sheet in ("dice", "players", "tactics", "durations"):
+        found = Counter(r["status"] for r in records[sheet])
+        lines.append(f"status of {sheet} (Appendix B 9): "
+                     + ", ".join(f"{s} {found[s]}" for s in STATUS if found.get(s)))
+    return lines

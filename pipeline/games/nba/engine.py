@@ -75,7 +75,7 @@ class State(FlowRules, SetupRules, TurnRules):
     def from_setup(cls, data: GameData, setup: dict) -> "State":
         """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
         from pipeline.games.nba.engine_setup import state_from_setup
-        return state_from_setup(cls, data, setup)
+        return state_from_setup(cls, data, setup, new_game)
 
     def _run(self, flow) -> None:
         """Start a course of play (a generator of engine_flow) and go to its first node."""

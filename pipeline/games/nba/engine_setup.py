@@ -14,7 +14,8 @@ _SEAT_KEYS = {"court", "board_offence", "board_defence", "hand", "top", "rest", 
 STARTS = ("new", "turn", "special")
 
 
-def state_from_setup(cls, data, setup: dict):
+def state_from_setup(cls, data, setup: dict, new_game):
+    # new_game (the engine's, for start "new") is passed in: this module does not import the engine
     """Build a position. Keys (all optional):
 
     start        new (a new game: the other keys are ignored), turn (default: the start of turn `turn`, phase
@@ -42,7 +43,6 @@ def state_from_setup(cls, data, setup: dict):
     if start not in STARTS:
         raise ValueError(f"setup start {start!r} is not one of {', '.join(STARTS)}")
     if start == "new":
-        from pipeline.games.nba.engine import new_game
         return new_game(data)
     state = cls(data)
     prm, ints = data.params, data.ints

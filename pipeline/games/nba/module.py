@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.games.base import GameModule, staged_checks
-from pipeline.games.nba import checks, components
+from pipeline.games.nba import checks, checks_rules, components
 from pipeline.games.nba.schema import DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
 from pipeline.manifest import COMPONENTS_SPEC
 
@@ -20,7 +20,7 @@ def game_module(root: Path) -> GameModule:
         sheets=(SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, COMPONENTS_SPEC),
         template_dir=root / "templates" / "nba",
         components=components.components,
-        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
-        summary=checks.summary,
+        rule_checks=staged_checks(checks.check_rows, checks_rules.check_rules),
+        summary=checks_rules.summary,
         simulation=SIMULATION,
     )

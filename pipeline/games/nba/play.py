@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.games.base import Records, Simulation, other_readings, per_records
 from pipeline.games.nba import engine
 from pipeline.games.nba.bots import BOTS
-from pipeline.simulate import blame_rows
+from pipeline.games.kit import blame_rows
 
 SHEETS = ("skills", "dice", "players", "tactics", "fatigue", "durations")
 def _game_data(records: Records) -> engine.GameData:

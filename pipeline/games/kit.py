@@ -1,0 +1,38 @@
+"""Helpers every game shares, below the games and the driver alike (they import nothing of either): where a
+flagged game's blame points in the workbook, and the records with some rule parameters changed."""
+
+from __future__ import annotations
+
+from pipeline.errors import SourceRef
+from pipeline.games.base import Records
+
+
+def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:
+    """The cells behind an outcome's "blame" pairs: ["rules", parameter] -> its value cell, [sheet, row id]
+    -> that row. Games use it as their Simulation.blame."""
+    refs = []
+    for sheet, key in outcome.get("blame", ()):
+        for rec in records.get(sheet, ()):
+            if sheet == "rules" and rec.get("parameter") == key:
+                refs.append(rec.at("value"))
+            elif rec.get("id") == key:
+                refs.append(rec.ref)
+    return refs
+
+
+def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
+    """The records with some `rules` sheet values replaced (`pnp simulate --rule mode=duel`): the same typing
+    and checks apply to them as to the workbook's own cells. ValueError names an unknown parameter."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    if not rules:
+        return records
+    wanted = dict(rules)
+    known = {rec.get("parameter") for rec in records.get("rules", ())}
+    unknown = sorted(set(wanted) - known)
+    if unknown:
+        raise ValueError(f"unknown rule parameter {', '.join(unknown)} (known: {', '.join(sorted(map(str, known)))})")
+    rows = [replace(rec, values=MappingProxyType({**rec.values, "value": wanted[rec.get("parameter")]}))
+            if rec.get("parameter") in wanted else rec for rec in records["rules"]]
+    return {**records, "rules": rows}
