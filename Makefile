@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all build test validate bench clean distclean
+.PHONY: all build test test-fast validate bench clean distclean
 
 all: build
 
@@ -22,6 +22,9 @@ validate: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -r fE
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -r fE -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

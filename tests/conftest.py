@@ -61,3 +61,22 @@ def run_cli(*args: str, root: Path | None = None) -> subprocess.CompletedProcess
         env["PNP_ROOT"] = str(root)
     return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True, env=env,
                           timeout=600)
+
+
+# --- fast and slow -----------------------------------------------------------------------------------------
+# A test that runs the command line, a whole build (a `built` fixture), the independent preflight
+# (shared/tools/pdfcheck.py, a subprocess) or a whole rulebook is end to end: marked `slow`, so
+# `make test-fast` (pytest -m "not slow") keeps the inner loop short. `make test` and CI run everything.
+END_TO_END = ("run_cli(", "built_game(", "pnp(", "pdfcheck(", "write_rulebook(", "_rulebook_text(")
+
+
+def pytest_collection_modifyitems(config, items):
+    import inspect
+
+    for item in items:
+        function = getattr(item, "function", None)
+        if function is None:
+            continue
+        source = inspect.getsource(function)
+        if "built" in getattr(item, "fixturenames", ()) or any(call in source for call in END_TO_END):
+            item.add_marker(pytest.mark.slow)
