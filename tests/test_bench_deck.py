@@ -18,6 +18,7 @@ import pytest
 from pipeline import PROJECT_ROOT
 from pipeline.build import build
 from pipeline.config import BuildConfig
+from tests.conftest import copy_project
 
 ROOT = PROJECT_ROOT
 PNP = Path(sys.executable).parent / "pnp"
@@ -78,11 +79,14 @@ def _cards_on(page) -> list:
 
 
 @pytest.fixture(scope="module")
-def built_pdf() -> Path:
-    config = BuildConfig(root=ROOT, games=("benchdeck",), papers=("a4",), formats=("pnp",), backs="duplex")
+def built_pdf(tmp_path_factory) -> Path:
+    """Built in a project copy (with bench/data, which the game's CSV path names), never into output/."""
+    root = copy_project(tmp_path_factory.mktemp("benchdeck"))
+    shutil.copytree(ROOT / "bench" / "data", root / "bench" / "data")
+    config = BuildConfig(root=root, games=("benchdeck",), papers=("a4",), formats=("pnp",), backs="duplex")
     report, built = build(config)
     assert report.exit_code() == 0, [str(p) for p in report.problems]
-    path = ROOT / "output" / "benchdeck" / "pnp-a4" / "cards.pdf"
+    path = root / "output" / "benchdeck" / "pnp-a4" / "cards.pdf"
     assert path.is_file()
     return path
 
