@@ -115,6 +115,17 @@ def _plain_name(source: str) -> str | None:
     return plain.group(1) if plain and plain.group(1) not in _JINJA_WORDS else None
 
 
+def sandbox(markdown: bool = False):
+    """The one jinja2 environment the pipeline renders untrusted templates with: sandboxed, strict about
+    unknown names, no autoescape (faces draw characters and rulebooks escape for reportlab themselves; `&`
+    stays `&`), None prints as nothing. markdown: block tags leave no blank lines (rulebook chapters)."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
+
+    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=markdown,
+                                lstrip_blocks=markdown, finalize=lambda value: "" if value is None else value)
+
+
 class Compiler:
     """Compiles template values. One per template loader; jinja2 comes in on first need."""
 
@@ -124,12 +135,7 @@ class Compiler:
     @property
     def env(self):
         if self._env is None:
-            from jinja2 import StrictUndefined
-            from jinja2.sandbox import SandboxedEnvironment
-
-            # autoescape off: our text engine draws characters, it never parses markup, so `&` stays `&`.
-            self._env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                             finalize=lambda v: "" if v is None else v)
+            self._env = sandbox()
         return self._env
 
     @property

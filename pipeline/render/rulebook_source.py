@@ -81,12 +81,9 @@ def relative_path(path: Path, project_root: Path) -> str:
 
 
 def _environment():
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
+    from pipeline.render.expressions import sandbox
 
-    # autoescape off: the output is Markdown, not HTML; the rulebook escapes text for reportlab itself.
-    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True,
-                                lstrip_blocks=True, finalize=lambda value: "" if value is None else value)
+    return sandbox(markdown=True)
 
 
 def _render(env, path: Path, rel: str, context: dict, problems: list[Problem]) -> ChapterText | None:
