@@ -534,23 +534,6 @@ def test_seeded_games_keep_the_rules(data, bots, mode, monkeypatch):
     assert all(losers == 1 for losers in shootouts)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_every_player_count_terminates_with_both_bots(data, players):
-    for seed in range(4):
-        for bots in (("draft",) * players, ("random",) * players):
-            result = play_game(data, players, seed, bots)
-            assert result["end_reason"] == "season" and result["turns"] > 0
-            assert len(result["scores"]) == len(result["playoff"]) == players
-
-
-def test_same_seed_same_game(data):
-    for players, mode in ((4, None), (2, "duel"), (2, "open_market"), (6, None)):
-        first = play_game(data, players, seed=11, mode=mode)
-        assert play_game(data, players, seed=11, mode=mode) == first
-    outcomes = {json.dumps(play_game(data, 4, seed=s), sort_keys=True) for s in range(5)}
-    assert len(outcomes) == 5
-
-
 def test_max_steps_caps_the_game(data):
     result = play_game(data.with_params(max_steps=100), 4, 0)
     assert result["cap"] == "max_steps" and result["blame"] == [["rules", "max_steps"]]
