@@ -18,7 +18,7 @@ from pipeline.games import load_game
 from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot
 from tests.playout import assert_refused, play, sample, scenario_cases
 from pipeline.games.buildit.engine import CHANCE, TERMINAL, GameData, State, new_game, plot_index, plot_name
-from pipeline.games.buildit.engine_data import FREE, KINDS, PARAMETERS, PHASE_NAMES
+from pipeline.games.buildit.engine.data import FREE, KINDS, PARAMETERS, PHASE_NAMES
 from pipeline.games.buildit.schema import RULE_PARAMETERS
 from pipeline.params import read_parameters
 from pipeline.validate import load_records

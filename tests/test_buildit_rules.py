@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from pipeline.games.buildit import geometry
+from pipeline.games.buildit.engine import geometry
 from pipeline.games.buildit.checks import gold_distribution, summary
 from tests.conftest import ROOT, validate_buildit
 

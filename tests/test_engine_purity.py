@@ -17,9 +17,12 @@ FORBIDDEN_CALLS = {"print", "open", "input", "exec", "eval", "__import__"}
 
 
 def engine_files() -> list[Path]:
+    """Every file of a game's engine and bots: engine/ and bots/ packages, or the flat engine*.py and bots.py
+    with the helpers they import (geometry.py, endgame.py)."""
     files = []
     for game in sorted(p for p in GAMES.iterdir() if p.is_dir() and not p.name.startswith("_")):
-        found = sorted(game.glob("engine*.py")) + sorted(game.glob("bots.py"))
+        found = sorted(game.glob("engine*.py")) + sorted(game.glob("engine/*.py")) + sorted(game.glob("bots.py")) \
+            + sorted(game.glob("bots/*.py"))
         for helper in ("geometry.py", "endgame.py"):        # engines and bots may import them: pure too
             if found and (game / helper).exists():
                 found.append(game / helper)
@@ -28,15 +31,15 @@ def engine_files() -> list[Path]:
 
 
 def allowed(module: str, game: str) -> bool:
-    """Standard library, the engines' shared engine_common, or this game's geometry/schema/engine modules (an
-    engine may be split in files) and the bots' endgame module."""
+    """Standard library, the engines' shared engine_common, or this game's schema, engine and bots modules (an
+    engine may be split in files, flat or as a package) and its geometry and endgame helpers."""
     if module.split(".")[0] in STDLIB or module == "pipeline.games.engine_common":
         return True
     prefix = f"pipeline.games.{game}."
     if not module.startswith(prefix):
         return False
     name = module[len(prefix):]
-    return name in ("geometry", "schema", "engine", "endgame") or name.startswith("engine_")
+    return name in ("geometry", "schema", "engine", "endgame", "bots") or name.startswith(("engine_", "engine.", "bots."))
 
 
 def imported_modules(tree: ast.AST, package: str) -> list[tuple[int, str]]:
@@ -56,11 +59,12 @@ def imported_modules(tree: ast.AST, package: str) -> list[tuple[int, str]]:
 
 
 def impurities(path: Path) -> list[str]:
-    game = path.parent.name
+    inside = path.relative_to(GAMES).parts if path.is_relative_to(GAMES) else (path.parent.name, path.name)
+    game = inside[0]
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     problems = [f"{path.name}:{line}: imports {module}"
                 for line, module in imported_modules(tree, f"pipeline.games.{game}") if not allowed(module, game)]
-    is_engine = path.name.startswith("engine") or path.name == "geometry.py"
+    is_engine = path.name.startswith("engine") or path.name == "geometry.py" or "engine" in inside[1:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             problems.append(f"{path.name}:{node.lineno}: calls {node.func.id}()")
@@ -76,7 +80,7 @@ def impurities(path: Path) -> list[str]:
 
 def test_there_are_engines_to_check():
     names = {p.relative_to(GAMES).as_posix() for p in engine_files()}
-    assert {"buildit/engine.py", "buildit/bots.py", "buildit/geometry.py"} <= names
+    assert {"buildit/engine/__init__.py", "buildit/bots/__init__.py", "buildit/engine/geometry.py"} <= names
 
 
 @pytest.mark.parametrize("path", engine_files(), ids=lambda p: p.relative_to(GAMES).as_posix())

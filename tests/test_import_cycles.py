@@ -1,6 +1,7 @@
 """The pipeline's modules import one another without a cycle, counting imports inside functions too (a
 cycle deferred into a function is still two rooms that need each other). The simulation driver sits below
-the games and never imports the registry; orchestration (pipeline/simulation.py) sits above both."""
+the games and never imports the registry; orchestration (pipeline/simulation.py) sits above both.
+`from package import submodule` depends on the submodule, not on the package's own body."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ def _imports(path: Path, name: str, known: dict[str, Path]) -> set[str]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([node.module] if node.module else []))
-            targets.add(base)
-            targets.update(f"{base}.{alias.name}" for alias in node.names)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & known.keys()
+            targets.update(submodules)
+            if len(submodules) < len(node.names):       # names from the module itself, not only submodules
+                targets.add(base)
     return {t for t in targets if t in known and t != name}
 
 

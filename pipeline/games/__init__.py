@@ -10,7 +10,7 @@ from pipeline.games.base import MANIFEST_NAME, GameModule
 
 
 def _buildit(root: Path) -> GameModule:
-    from pipeline.games.buildit.module import game_module
+    from pipeline.games.buildit import game_module
 
     return game_module(root)
 

@@ -1,1 +1,85 @@
-"""Build It (`buildit`): a 2–4 player city-building game on an 8×8 board."""
+"""Build It: the game record the registry loads (game_module) and the simulation record (SIMULATION) that
+plugs its rules engine into `pnp simulate` and validation stage 6.
+
+Rooms, as in every game (games/_template/): schema.py (sheets, columns, rule parameters), checks.py
+(validation stages 3–5), components.py (what is printed), rulebook.py (what the chapters see), bots.py or
+bots/ (players), engine/ (the pure rules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.buildit.bots import BOTS
+from pipeline.games.kit import blame_rows
+
+
+def game_module(root: Path) -> GameModule:
+    from pipeline.games.buildit import checks, components
+    from pipeline.games.buildit.schema import CITIES, CONTRACTS, NORMAL_CARDS, RULES
+    from pipeline.manifest import COMPONENTS_SPEC
+
+    return GameModule(
+        id="buildit",
+        title="Build It",
+        data_files=(root / "sheets" / "buildit.xlsx",),
+        sheets=(CITIES, CONTRACTS, NORMAL_CARDS, RULES, COMPONENTS_SPEC),
+        template_dir=root / "templates" / "buildit",
+        components=_components,
+        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
+        summary=checks.summary,
+        simulation=SIMULATION,
+    )
+
+
+def _components(records):
+    from pipeline.games.buildit import components
+    from pipeline.games.buildit.rulebook import with_rulebook
+
+    return with_rulebook(records, components.components(records))
+
+
+# --- the simulation record ----------------------------------------------------------------------------------
+
+def _rows(records: Records, sheet: str) -> list[dict]:
+    return [dict(rec.values) for rec in records[sheet]]
+
+
+def _game_data(records: Records):
+    from pipeline.games.buildit import engine
+    from pipeline.games.buildit.components import parameters
+
+    return engine.GameData.from_rows(_rows(records, "contracts"), _rows(records, "cities"),
+                                     _rows(records, "normal_cards"), parameters(records))
+
+
+game_data = per_records(_game_data)       # parse plans once per batch, not per game
+
+
+def new_game(records: Records, players: int):
+    from pipeline.games.buildit import engine
+
+    return engine.new_game(game_data(records), players)
+
+
+def nominal(records: Records) -> dict[str, float]:
+    """BI-A22: what the data promises per card drawn, next to what bots actually collect."""
+    from pipeline.games.buildit.checks import gold_distribution
+
+    gold = gold_distribution(records)
+    return {"gold_from_contracts/drawn_contract": float(gold["contracts"][1]),
+            "gold_from_coin_gain/drawn_normal": float(gold["normal"][1])}
+
+
+def variants(records: Records) -> tuple:
+    """The two variants that replace the calendar's end (004_, "Variantes"): stage 6 checks they end."""
+    return ((("variant_contractual", "yes"),), (("variant_high_density", "yes"),))
+
+
+# the points the rulebook leaves open or contradicts (see the rulebook's "Choix de cette édition")
+READINGS = other_readings(("build_cost_mode", ("per_plot", "flat")), ("city_points_timing", ("on_build", "end")),
+                          ("build_target", ("maximal", "any_connected_subset")), ("contract_match", ("exact", "contains")))
+
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=4,
+                        nominal=nominal, blame=blame_rows, variants=variants, readings=READINGS)

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from pipeline.errors import Report
 from pipeline.games.base import Records
-from pipeline.games.buildit import geometry
+from pipeline.games.buildit.engine import geometry
 from pipeline.games.buildit.schema import RULE_PARAMETERS
 from pipeline.params import read_parameters
 

@@ -19,12 +19,12 @@ card in front of a player, ("pass",), ("sell", plot, buyer or -1 for the bank[, 
 
 from __future__ import annotations
 
-from pipeline.games.buildit.engine_cards import CardRules
-from pipeline.games.buildit.engine_data import (
+from pipeline.games.buildit.engine.cards import CardRules
+from pipeline.games.buildit.engine.data import (
     BUILT, CHANCE, CHANCE_PHASES, DRAW, DRAW_CHANCE, FREE, MAIN, OFFER, OVER, PHASE_NAMES, REACT,
     SETUP_CITY, SETUP_DEAL, SETUP_FIRST, TERMINAL, THEFT, GameData, Pile, check_params, plot_index, plot_name,
 )
-from pipeline.games.buildit.engine_pawns import PawnRules, with_
+from pipeline.games.buildit.engine.pawns import PawnRules, with_
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "Pile", "State", "new_game", "plot_index", "plot_name"]
 
@@ -66,7 +66,7 @@ class State(PawnRules, CardRules):
         players; seats [{gold, hand, contracts, fulfilled, front, immune}]; board {"c3": [seat, "permit" | "site" |
         "construction"]}; city; contract_deck, normal_deck (list = known order, top first; dict = shuffled);
         discard; round; first_player; current; start ("turn" | "draw" | "main"); turns."""
-        from pipeline.games.buildit.engine_setup import state_from_setup
+        from pipeline.games.buildit.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup)
 
     def clone(self) -> "State":

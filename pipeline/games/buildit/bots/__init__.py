@@ -7,9 +7,9 @@ project), so make one per seat and game.
 
 from __future__ import annotations
 
-from pipeline.games.buildit import endgame
-from pipeline.games.buildit.engine_cards import MODEL, OWNER, TARGET
-from pipeline.games.buildit.engine_data import BUILT, DRAW, FREE, MAIN, MODIFIERS, OFFER, PERMIT, REACT, SITE
+from pipeline.games.buildit.bots import endgame
+from pipeline.games.buildit.engine.cards import MODEL, OWNER, TARGET
+from pipeline.games.buildit.engine.data import BUILT, DRAW, FREE, MAIN, MODIFIERS, OFFER, PERMIT, REACT, SITE
 
 END, PASS, REFUSE = ("end",), ("pass",), ("refuse",)
 ATTACKS = ("demolition", "strike", "contract_theft")      # what a HeuristicBot keeps its Cancels for

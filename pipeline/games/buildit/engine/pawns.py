@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect
 
-from pipeline.games.buildit.engine_data import BUILT, FREE, MODIFIERS, OFFER, PERMIT, SITE, plot_name
+from pipeline.games.buildit.engine.data import BUILT, FREE, MODIFIERS, OFFER, PERMIT, SITE, plot_name
 
 
 def without(items: tuple, item) -> tuple:

@@ -9,8 +9,8 @@ Costs are never refunded; Contract fulfilments are not cards played and cannot b
 
 from __future__ import annotations
 
-from pipeline.games.buildit.engine_data import BUILT, MODIFIERS, PERMIT, PLOT_KIND, REACT, SITE, THEFT
-from pipeline.games.buildit.engine_pawns import with_, without
+from pipeline.games.buildit.engine.data import BUILT, MODIFIERS, PERMIT, PLOT_KIND, REACT, SITE, THEFT
+from pipeline.games.buildit.engine.pawns import with_, without
 
 # a stack entry is a list: [card id, model, owner, target (-1: none), plot argument (-1: none), askers, next asker]
 CARD, MODEL, OWNER, TARGET, ARG, ASKERS, NEXT = range(7)

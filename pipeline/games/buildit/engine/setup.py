@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.games.buildit.engine_data import KINDS, MAIN, MODIFIERS, Pile, plot_index
+from pipeline.games.buildit.engine.data import KINDS, MAIN, MODIFIERS, Pile, plot_index
 
 _KEYS = {"players", "seats", "board", "city", "contract_deck", "normal_deck", "discard", "round", "first_player",
          "current", "start", "turns"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pipeline.games.buildit.engine_data import BUILT, FREE, PERMIT, SITE
+from pipeline.games.buildit.engine.data import BUILT, FREE, PERMIT, SITE
 
 ACCEPT, REFUSE = ("accept",), ("refuse",)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pipeline.games.buildit import geometry
+from pipeline.games.buildit.engine import geometry
 
 CHANCE, TERMINAL = -1, -2
 FREE = -1
