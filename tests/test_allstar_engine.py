@@ -26,8 +26,8 @@ from pipeline.games.allstar.engine import (
     CHANCE, TERMINAL, GameData, State, arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house,
     is_straight, new_game, power, single_key, team_key,
 )
-from pipeline.games.allstar.engine_data import PARAMETERS, PHASE_NAMES
-from pipeline.games.allstar.engine_keys import decode
+from pipeline.games.allstar.engine.data import PARAMETERS, PHASE_NAMES
+from pipeline.games.allstar.engine.keys import decode
 from pipeline.games.allstar.schema import RULE_PARAMETERS
 
 CASES = Path(__file__).parent / "cases" / "allstar"

@@ -16,7 +16,7 @@ def _buildit(root: Path) -> GameModule:
 
 
 def _allstar(root: Path) -> GameModule:
-    from pipeline.games.allstar.module import game_module
+    from pipeline.games.allstar import game_module
 
     return game_module(root)
 

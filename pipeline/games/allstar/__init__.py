@@ -1,1 +1,70 @@
-"""All-Star Draft: a hockey drafting game for 2–6 managers (shared/games/all-star-draft.md)."""
+"""All-Star Draft, a hockey drafting game for 2–6 managers (shared/games/all-star-draft.md): the game record
+the registry loads (game_module) and the simulation record (SIMULATION) that plugs its rules engine into
+`pnp simulate` and validation stage 6.
+
+Rooms, as in every game (games/_template/): schema.py, checks.py, components.py, rulebook.py, bots.py,
+engine/ (the pure rules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.games.allstar.bots import BOTS
+from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.kit import blame_rows
+
+
+def game_module(root: Path) -> GameModule:
+    from pipeline.games.allstar import checks
+    from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES, SYMBOLS,
+                                               TIEBREAK_SIDES)
+    from pipeline.manifest import COMPONENTS_SPEC
+
+    return GameModule(
+        id="allstar",
+        title="All-Star Draft",
+        data_files=(root / "sheets" / "allstar.xlsx",),
+        sheets=(SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, COMPONENTS_SPEC),
+        template_dir=root / "templates" / "allstar",
+        components=_components,
+        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
+        summary=checks.summary,
+        simulation=SIMULATION,
+    )
+
+
+def _components(records):
+    from pipeline.games.allstar import components
+    from pipeline.games.allstar.rulebook import with_rulebook
+
+    return with_rulebook(records, components.components(records))
+
+
+# --- the simulation record ----------------------------------------------------------------------------------
+
+SHEETS = ("species", "symbols", "hockey", "orders", "tiebreak_sides", "arenas", "playoff_points")
+
+
+def _game_data(records: Records):
+    from pipeline.games.allstar import engine
+    from pipeline.games.allstar.components import parameters
+
+    return engine.GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
+                                     parameters(records))
+
+
+game_data = per_records(_game_data)       # build the tables once per batch, not per game
+
+
+def new_game(records: Records, players: int):
+    from pipeline.games.allstar import engine
+
+    return engine.new_game(game_data(records), players)
+
+
+# the points the rulebook leaves open (see the rulebook's "Choix de cette édition")
+READINGS = other_readings(("swaps_per_round", ("per_team", "one_total")), ("playoff_weakest_by", ("power", "full_key")),
+                          ("final_tiebreak_includes_ticket_bonus", ("yes", "no")))
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 6), default_players=4, blame=blame_rows,
+                        readings=READINGS)

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 from itertools import repeat
 
-from pipeline.games.allstar.engine_data import (
+from pipeline.games.allstar.engine.data import (
     ARENA, CHANCE, DEAL, FIRST_DECISION, MODES, OM_FIRST, OM_REVEAL, OVER, PHASE_NAMES, PO_TEAM, SPECIES, SUBST,
     TERMINAL, Arena, Card, Deck, GameData,
 )
-from pipeline.games.allstar.engine_keys import (
+from pipeline.games.allstar.engine.keys import (
     arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house, is_straight, power, side_of,
     single_key, team_key,
 )
-from pipeline.games.allstar.engine_playoffs import PLAYOFF_HANDLERS, PLAYOFF_LEGAL, PlayoffRules
-from pipeline.games.allstar.engine_season import SEASON_HANDLERS, SEASON_LEGAL, SeasonRules
+from pipeline.games.allstar.engine.playoffs import PLAYOFF_HANDLERS, PLAYOFF_LEGAL, PlayoffRules
+from pipeline.games.allstar.engine.season import SEASON_HANDLERS, SEASON_LEGAL, SeasonRules
 
 __all__ = ["CHANCE", "TERMINAL", "Arena", "Card", "GameData", "State", "new_game", "team_key", "arena_key",
            "competition_ranks", "power", "single_key", "is_straight", "is_full_house", "has_all_symbols",
@@ -87,7 +87,7 @@ class State(SeasonRules, PlayoffRules):
     @classmethod
     def from_setup(cls, data: GameData, setup: dict) -> "State":
         """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
-        from pipeline.games.allstar.engine_setup import state_from_setup
+        from pipeline.games.allstar.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup, new_game)
 
     def clone(self) -> "State":

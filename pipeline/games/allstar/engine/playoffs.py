@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pipeline.games.allstar.engine_data import OVER, PO_TEAM, SHOOT, SUBST
+from pipeline.games.allstar.engine.data import OVER, PO_TEAM, SHOOT, SUBST
 
 
 class PlayoffRules:

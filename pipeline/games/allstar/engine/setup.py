@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.games.allstar.engine_data import PO_TEAM, SUBST, Deck
+from pipeline.games.allstar.engine.data import PO_TEAM, SUBST, Deck
 
 _KEYS = {"players", "mode", "first_player", "round", "start", "species", "deck", "arenas", "arena_deck",
          "supporters", "tickets", "seats", "box", "open_market_first"}
