@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from pipeline.games.nba.engine_data import GameData
+from pipeline.games.nba.engine.data import GameData
 
 POS = ("mj", "ar", "ai", "af", "p")
 SKILLS = ("3P", "IN", "PE", "IT", "BL", "ST", "RB", "GI")

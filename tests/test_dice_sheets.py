@@ -24,7 +24,7 @@ from pipeline.build_layout import Progress, lay_out
 from pipeline.config import BuildConfig
 from pipeline.errors import Report, SourceRef
 from pipeline.games.base import DiceSpec, GameModule
-from pipeline.games.nba.components_dice import contrast, dice_components
+from pipeline.games.nba.components.dice import contrast, dice_components
 from pipeline.games.nba.schema import DICE_SHEET, SKILL_SHEET
 from pipeline.manifest import COMPONENTS_SPEC
 from pipeline.render.dice import DiceOptions, write_nets, write_stickers

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.errors import Report
-from pipeline.games.nba import checks_rules
+import pipeline.games.nba as nba
+from pipeline.games.nba.checks import rules as checks_rules
 from tests.conftest import edit_workbook, run_cli
 from tests.test_nba_data import (BOOK, ERRATUM, apply, both_sets, cell, damaged, find, lines, shipped_records,
                                  validate_nba, where)
@@ -389,7 +390,7 @@ def test_durations_are_compared_with_the_turns_the_engine_plays(records, monkeyp
     monkeypatch.setattr(checks_rules, "normal_turns", lambda pile, slots: pile + 6)
     row = type(normal)(normal.sheet, normal.ref, {**normal.values, "turns_per_player": 13}, normal.letters)
     report = Report()
-    checks_rules.check_rules(dict(records, durations=[row]), report)
+    checks_rules.check_rules(dict(records, durations=[row]), report, nba.SIMULATION)
     assert [str(p) for p in report.errors] == [
         f"{where(normal, 'turns_per_player')}: normal: the engine played 24 normal turns with a pile of 20 cards "
         "(bot game, seed 0), not 2 × 13 [durations]"]

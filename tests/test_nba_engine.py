@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.games.nba import play as nba_play
+import pipeline.games.nba as nba_play
 from pipeline.games.nba.bots import BOTS, HeuristicBot, RandomBot, cheapest_payment
 from pipeline.games.nba.engine import CHANCE, TERMINAL, State, new_game
-from pipeline.games.nba.engine_actions import minimal_payments
-from pipeline.games.nba.engine_data import DICE, PARAMETERS, SKILL_INDEX
-from pipeline.games.nba.engine_rules import (attack_points, dice_to_roll, expected_best, normal_turns,
+from pipeline.games.nba.engine.actions import minimal_payments
+from pipeline.games.nba.engine.data import DICE, PARAMETERS, SKILL_INDEX
+from pipeline.games.nba.engine.rules import (attack_points, dice_to_roll, expected_best, normal_turns,
                                              offensive_rerolls, push_track, shift_track)
 from pipeline.games.nba.schema import RULE_PARAMETERS
 from tests.nba_fixture import PARAMS, fixture_data, fixture_rows
@@ -219,7 +219,7 @@ def test_missing_parameter_is_named():
 def broken(sheet: str, change) -> None:
     rows = fixture_rows()
     change(rows[sheet])
-    from pipeline.games.nba.engine_data import GameData
+    from pipeline.games.nba.engine.data import GameData
     GameData.from_rows(rows["skills"], rows["dice"], rows["players"], rows["tactics"], rows["fatigue"],
                        rows["durations"], PARAMS)
 

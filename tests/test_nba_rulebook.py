@@ -16,7 +16,7 @@ from pipeline.games import load_game
 from pipeline.games.base import RulebookSpec
 from pipeline.games.nba.components import parameters
 from pipeline.games.nba.rulebook import rulebook, rulebook_context
-from pipeline.games.nba.rulebook_example import illustration, worked_example
+from pipeline.games.nba.rulebook.example import illustration, worked_example
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render import rulebook_markdown as md

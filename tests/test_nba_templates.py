@@ -13,7 +13,7 @@ import pytest
 from pipeline import PROJECT_ROOT
 from pipeline.errors import SourceRef
 from pipeline.games.base import BoardSpec, CardDeck, PageSpec
-from pipeline.games.nba.components_cards import card_components
+from pipeline.games.nba.components.cards import card_components
 from pipeline.games.nba.schema import PLAYERS, RULE_PARAMETERS, TACTICS
 from pipeline.render.art import natural_size
 from pipeline.render.faces import FaceRenderer
@@ -479,7 +479,7 @@ def test_markets_board_slots_follow_the_rules(changes):
 
 @pytest.mark.parametrize("track, market", [(6, 6), (5, 8), (1, 1), (10, 3), (3, 7)])
 def test_markets_layout_never_overlaps_for_any_slot_counts(track, market):
-    from pipeline.games.nba.components_boards import markets_layout
+    from pipeline.games.nba.components.boards import markets_layout
 
     board = markets_layout(track, market)
     boxes = [(s["x"], s["band_y"], s["x"] + s["w"], s["y"] + s["h"]) for s in board["slots"]]

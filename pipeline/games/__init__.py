@@ -22,7 +22,7 @@ def _allstar(root: Path) -> GameModule:
 
 
 def _nba(root: Path) -> GameModule:
-    from pipeline.games.nba.module import game_module
+    from pipeline.games.nba import game_module
 
     return game_module(root)
 

@@ -15,7 +15,7 @@ from pipeline.games.kit import blame_rows
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.buildit import checks, components
+    from pipeline.games.buildit import checks
     from pipeline.games.buildit.schema import CITIES, CONTRACTS, NORMAL_CARDS, RULES
     from pipeline.manifest import COMPONENTS_SPEC
 

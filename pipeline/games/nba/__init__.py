@@ -1,0 +1,90 @@
+"""NBA Deck-Building: the game record the registry loads (game_module) and the simulation record
+(SIMULATION) that plugs its rules engine into `pnp simulate` and validation stage 6.
+
+Rooms, as in every game (games/_template/): schema.py, checks/ (stages 3 and 5; the worked example),
+components/ (cards, boards, dice), rulebook/ (chapters' context; the worked example), bots.py, engine/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.kit import blame_rows
+from pipeline.games.nba.bots import BOTS
+
+
+def game_module(root: Path) -> GameModule:
+    from pipeline.games.nba import checks, components
+    from pipeline.games.nba.schema import DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
+    from pipeline.manifest import COMPONENTS_SPEC
+
+    return GameModule(
+        id="nba",
+        title="NBA Deck-Building",
+        data_files=(root / "sheets" / "nba.xlsx",),
+        sheets=(SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, COMPONENTS_SPEC),
+        template_dir=root / "templates" / "nba",
+        components=components.components,
+        rule_checks=staged_checks(checks.check_rows, _check_rules),
+        summary=_summary,
+        simulation=SIMULATION,
+    )
+
+
+def _check_rules(records: Records, report) -> None:
+    """Stage 5; the durations table is also played on the engine, through this game's simulation record."""
+    from pipeline.games.nba.checks import rules
+
+    rules.check_rules(records, report, SIMULATION)
+
+
+def _summary(records: Records) -> list[str]:
+    from pipeline.games.nba.checks import rules
+
+    return rules.summary(records)
+
+
+# --- the simulation record ----------------------------------------------------------------------------------
+
+SHEETS = ("skills", "dice", "players", "tactics", "fatigue", "durations")
+
+
+def _game_data(records: Records):
+    from pipeline.games.nba import engine
+    from pipeline.games.nba.components import parameters
+
+    return engine.GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
+                                     parameters(records))
+
+
+game_data = per_records(_game_data)       # build the tables once per batch, not per game
+
+
+def new_game(records: Records, players: int):
+    from pipeline.games.nba import engine
+
+    return engine.new_game(game_data(records), players)
+
+
+def initiation_levels(data) -> list:
+    """Team levels of set A's initiation five (§7.3: GI 6, 3P 3, PE 3, RB 4 with the proposed cards)."""
+    five = [c for c in data.sets["A"]["starters"] if data.player[c].initiation]
+    return [sum(data.stats[c][i] for c in five) for i in range(8)]
+
+
+def nominal(records: Records) -> dict[str, float]:
+    """Per offensive tactic, "points:<id>/activated:<id>" = its expected kept total (§2.3) when the initiation
+    five activates it: shown next to the points a simulated activation finally scored (after defence)."""
+    data = game_data(records)
+    levels = initiation_levels(data)
+    return {f"points:{t.id}/activated:{t.id}": round(data.expected_attack(t, levels), 3)
+            for t in sorted((t for t in data.tactic if t and t.offence), key=lambda t: t.id)}
+
+
+# the points the rulebook leaves open or contradicts (see the rulebook's "Choix de cette édition")
+READINGS = other_readings(("dice_cap_scope", ("per_skill", "per_tactic")), ("negative_score", ("clamp0", "allow_negative")),
+                          ("fatigue_removed_to", ("box", "supply")), ("keep_mode", ("up_to", "exactly")),
+                          ("end_rule", ("countdown6", "market_empty_literal")))
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, nominal=nominal,
+                        blame=blame_rows, readings=READINGS)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from itertools import product
 
-from pipeline.games.nba.engine_actions_start import team_choices
-from pipeline.games.nba.engine_data import COLOURS, FATIGUE, PLAYER, POSITIONS, SKILL_INDEX, TACTIC
-from pipeline.games.nba.engine_kinds import DRAFT, END, MAIN, PREP, REFRESH, REROLL, SUB, TEAM
+from pipeline.games.nba.engine.actions_start import team_choices
+from pipeline.games.nba.engine.data import COLOURS, FATIGUE, PLAYER, POSITIONS, SKILL_INDEX, TACTIC
+from pipeline.games.nba.engine.kinds import DRAFT, END, MAIN, PREP, REFRESH, REROLL, SUB, TEAM
 
 WEIGHTS = (1.0, 1.0, 1.0, 0.6, 0.6, 0.6, 0.7, 1.5)     # 3P IN PE IT BL ST RB GI: a lineup's worth
 ALL_COLOURS = frozenset(COLOURS)

@@ -14,8 +14,8 @@ def parameters(records: Records) -> dict:
 
 
 def components(records: Records) -> list[Component]:
-    from pipeline.games.nba.components_cards import card_components
-    from pipeline.games.nba.components_dice import dice_components
+    from pipeline.games.nba.components.cards import card_components
+    from pipeline.games.nba.components.dice import dice_components
     from pipeline.games.nba.rulebook import rulebook
 
     rules = parameters(records)

@@ -6,7 +6,7 @@ A mixin of engine.State, written as generators like engine_flow.py."""
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine_kinds import CH_FIRST, CH_POOL, DRAFT, TEAM
+from pipeline.games.nba.engine.kinds import CH_FIRST, CH_POOL, DRAFT, TEAM
 
 
 class SetupRules:

@@ -18,12 +18,12 @@ engine_turn.py (phases C and D). Positions for tests: engine_setup.py.
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine_actions import CHECK, LEGAL
-from pipeline.games.nba.engine_data import CHANCE, POSITIONS, TERMINAL, GameData
-from pipeline.games.nba.engine_flow import FlowRules
-from pipeline.games.nba.engine_kinds import KIND_NAMES, OVER
-from pipeline.games.nba.engine_start import SetupRules
-from pipeline.games.nba.engine_turn import TurnRules
+from pipeline.games.nba.engine.actions import CHECK, LEGAL
+from pipeline.games.nba.engine.data import CHANCE, POSITIONS, TERMINAL, GameData
+from pipeline.games.nba.engine.flow import FlowRules
+from pipeline.games.nba.engine.kinds import KIND_NAMES, OVER
+from pipeline.games.nba.engine.start import SetupRules
+from pipeline.games.nba.engine.turn import TurnRules
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "POSITIONS"]
 
@@ -74,7 +74,7 @@ class State(FlowRules, SetupRules, TurnRules):
     @classmethod
     def from_setup(cls, data: GameData, setup: dict) -> "State":
         """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
-        from pipeline.games.nba.engine_setup import state_from_setup
+        from pipeline.games.nba.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup, new_game)
 
     def _run(self, flow) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.games.base import Records
-from pipeline.games.nba.engine_rules import (COLOUR_OF_DIE, DICE, SKILLS, attack_points, collective, dice_to_roll,
+from pipeline.games.nba.engine.rules import (COLOUR_OF_DIE, DICE, SKILLS, attack_points, collective, dice_to_roll,
                                              keep_best, offensive_rerolls, team_level)
 
 POSITIONS = ("MJ", "Ar", "Ai", "AF", "P")

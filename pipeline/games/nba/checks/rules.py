@@ -11,8 +11,8 @@ from typing import Iterable
 from pipeline.errors import Report
 from pipeline.games.base import Records
 from pipeline.games.nba.checks import STARTING_SETS, positions, rows_of, sheet_ref
-from pipeline.games.nba.checks_example import check_worked_example
-from pipeline.games.nba.engine_rules import normal_turns
+from pipeline.games.nba.checks.example import check_worked_example
+from pipeline.games.nba.engine.rules import normal_turns
 from pipeline.games.nba.schema import DEFENCE_SKILLS, POSITIONS, RULE_PARAMETERS, SKILLS, STATUS
 from pipeline.params import Parameters, read_parameters
 from pipeline.schema import Record
@@ -26,13 +26,14 @@ COST_SLACK, VALUE_SLACK = 2, 1          # §7.4: cost ≈ clamp(B − 4, 2, 10),
 PLAYERS_PER_GAME = 2
 
 
-def check_rules(records: Records, report: Report) -> None:
+def check_rules(records: Records, report: Report, simulation=None) -> None:
+    """Stage 5. `simulation` (the game's Simulation record) also plays the durations table on the engine."""
     params = read_parameters(records["rules"], RULE_PARAMETERS, report)
     _check_dice(records, report)
     _check_cost_curve(records, report)
     _check_market_setup(records, params, report)
     _check_complexities(records, report)
-    _check_durations(records, params, report)
+    _check_durations(records, params, report, simulation)
     _check_parameters(records, params, report)
     check_worked_example(records, report)
 
@@ -159,7 +160,7 @@ def _check_complexities(records: Records, report: Report) -> None:
 
 # --- durations and rule parameters ----------------------------------------------------------------------
 
-def _check_durations(records: Records, params: Parameters, report: Report) -> None:
+def _check_durations(records: Records, params: Parameters, report: Report, simulation=None) -> None:
     """2 × turns per player = the normal turns a pile plays (pile + 4 with 6 track slots, AMB-01/03); an even
     pile so that the second player plays the last normal turn; the source's misprint is a warning."""
     slots = params.values.get("track_slots", 6)
@@ -182,19 +183,18 @@ def _check_durations(records: Records, params: Parameters, report: Report) -> No
     length = params.values.get("length")
     if length is not None and _pile_cards(records, params) is None:
         report.error(params.at("length"), f"no row {length!r} in sheet durations", "rules")
-    elif not report.errors and params.values.get("end_rule") == "countdown6":
-        _check_durations_played(records, report)
+    elif simulation is not None and not report.errors and params.values.get("end_rule") == "countdown6":
+        _check_durations_played(records, report, simulation)
 
 
-def _check_durations_played(records: Records, report: Report) -> None:
+def _check_durations_played(records: Records, report: Report, simulation) -> None:
     """The table against the engine itself: one seeded bot game per length must play 2 × turns_per_player
     normal turns. (Under the literal end rule the length varies with the purchases: nothing to compare.)"""
-    from pipeline.games.nba.play import SIMULATION
     from pipeline.simulate import play, with_rules
 
     for rec in records["durations"]:
         variant = with_rules(records, (("length", rec["length"]),))
-        outcome = play(SIMULATION, variant, PLAYERS_PER_GAME, 0, ("heuristic",) * PLAYERS_PER_GAME)
+        outcome = play(simulation, variant, PLAYERS_PER_GAME, 0, ("heuristic",) * PLAYERS_PER_GAME)
         played = (outcome.get("counters") or {}).get("normal_turns")
         if outcome.get("error") or played is None:
             continue                                     # stage 6 reports games that break

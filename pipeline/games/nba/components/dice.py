@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pipeline.errors import SourceRef
 from pipeline.games.base import Component, DiceSpec, DieSpec, FaceSpec, PageSpec, Records
-from pipeline.games.nba.engine_rules import COLOUR_OF_DIE
+from pipeline.games.nba.engine.rules import COLOUR_OF_DIE
 from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, FACE_COLOURS
 
 FACE_MM = 16.0              # cube edge of the nets: a standard die

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine_data import POSITIONS
+from pipeline.games.nba.engine.data import POSITIONS
 
 
 def _tag(action) -> str:

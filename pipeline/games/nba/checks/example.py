@@ -6,7 +6,7 @@ from __future__ import annotations
 from pipeline.errors import Report
 from pipeline.games.base import Records
 from pipeline.games.nba.checks import keeps, positions, sheet_ref
-from pipeline.games.nba.engine_rules import team_level
+from pipeline.games.nba.engine.rules import team_level
 from pipeline.schema import Record
 
 RULE = "worked_example"

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pipeline.games.base import BoardSpec, CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
-from pipeline.games.nba.engine_rules import COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, normal_turns
-from pipeline.games.nba.rulebook_example import NBA_NAMES, illustration, tactic_info, worked_example
+from pipeline.games.nba.engine.rules import COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, normal_turns
+from pipeline.games.nba.rulebook.example import NBA_NAMES, illustration, tactic_info, worked_example
 
 SKILL_OF_COLOUR = {colour: skill for skill, colour in COLOUR_OF_DIE.items()}   # "blue" -> "3P"
 INVARIABLE = ("marron", "orange", "kaki")

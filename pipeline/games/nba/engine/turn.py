@@ -5,9 +5,9 @@ A mixin of engine.State, written as generators like engine_flow.py."""
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine_data import FATIGUE, PLAYER, RB, TACTIC
-from pipeline.games.nba.engine_kinds import CH_DIE, END, MAIN, PREP, REROLL, SUB
-from pipeline.games.nba.engine_rules import offensive_rerolls
+from pipeline.games.nba.engine.data import FATIGUE, PLAYER, RB, TACTIC
+from pipeline.games.nba.engine.kinds import CH_DIE, END, MAIN, PREP, REROLL, SUB
+from pipeline.games.nba.engine.rules import offensive_rerolls
 
 
 class TurnRules:

@@ -5,7 +5,7 @@ start of a turn (hands, piles, boards, dice waiting) and then scripts each chanc
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine_data import FATIGUE
+from pipeline.games.nba.engine.data import FATIGUE
 
 _KEYS = {"start", "first_player", "turn", "period", "overtime", "scores", "pile", "pile_sorted", "regulation_turns",
          "last_reveal", "track", "player_discard", "tactic_pile", "market", "tactic_discard", "fatigue", "seats"}

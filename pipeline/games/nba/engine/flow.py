@@ -13,9 +13,9 @@ substitute or prepare, an empty market to refresh).
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine_data import CHANCE, GI
-from pipeline.games.nba.engine_kinds import CH_DRAW, CH_REVEAL, CH_TACTIC, COUNTER, REFRESH
-from pipeline.games.nba.engine_rules import push_track, shift_track
+from pipeline.games.nba.engine.data import CHANCE, GI
+from pipeline.games.nba.engine.kinds import CH_DRAW, CH_REVEAL, CH_TACTIC, COUNTER, REFRESH
+from pipeline.games.nba.engine.rules import push_track, shift_track
 
 
 class FlowRules:

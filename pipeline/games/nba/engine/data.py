@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pipeline.games.engine_common import check_typed_params
-from pipeline.games.nba.engine_rules import (COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, SKILLS, dice_to_roll,
+from pipeline.games.nba.engine.rules import (COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, SKILLS, dice_to_roll,
                                              expected_best)
 
 CHANCE, TERMINAL = -1, -2

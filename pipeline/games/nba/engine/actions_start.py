@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pipeline.games.nba.engine_actions_base import _card, _cards, _shape, _tag
-from pipeline.games.nba.engine_data import PLAYER, TACTIC
+from pipeline.games.nba.engine.actions_base import _card, _cards, _shape, _tag
+from pipeline.games.nba.engine.data import PLAYER, TACTIC
 
 
 # --- setup variants ---------------------------------------------------------------------------------------------
