@@ -16,7 +16,7 @@ from typing import NamedTuple
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 
-from pipeline.render.text import Run, unit_width
+from pipeline.render.text import Run, add_run, unit_width
 
 FORMS_ATTRIBUTE = "_pnp_art_forms"      # set on each canvas: rel path -> (form name, natural w, h)
 VECTOR_SUFFIXES = (".svg",)
@@ -48,7 +48,7 @@ class Placeholder(NamedTuple):
     y: float
     width: float
     height: float
-    label: Run
+    label: tuple[Run, ...]      # one run per font: a file name may need the fallback chain
 
 
 def _is_absolute(src: str) -> bool:
@@ -161,13 +161,15 @@ def fit_box(natural: tuple[float, float], box: tuple[float, float, float, float]
     return (*placed, box if fit == "cover" else None)
 
 
-def placeholder(box: tuple[float, float, float, float], label: str, font: str) -> Placeholder:
+def placeholder(box: tuple[float, float, float, float], label: str, font: str,
+                fallbacks: tuple[str, ...] = ()) -> Placeholder:
     x, y, width, height = box
     label = "".join(ch for ch in label if ch.isprintable())
-    natural = unit_width(label, font) or 1.0
+    natural = unit_width(label, font, fallbacks) or 1.0
     size = max(3.0, min(6.0, 0.9 * width / natural))
-    label_run = Run(font, size, x + (width - natural * size) / 2, y + height / 2 - size * 0.35, label)
-    return Placeholder(x, y, width, height, label_run)
+    runs: list[Run] = []
+    add_run(runs, font, size, x + (width - natural * size) / 2, y + height / 2 - size * 0.35, label, fallbacks)
+    return Placeholder(x, y, width, height, tuple(runs))
 
 
 # --- drawing (per document) -------------------------------------------------------------------------------
@@ -220,8 +222,8 @@ def draw_placeholder(canvas, box: Placeholder) -> None:
     canvas.rect(box.x, box.y, box.width, box.height, stroke=1, fill=1)
     canvas.line(box.x, box.y, box.x + box.width, box.y + box.height)
     canvas.line(box.x, box.y + box.height, box.x + box.width, box.y)
-    label = box.label
     canvas.setFillColorRGB(0.25, 0.25, 0.25)
-    canvas.setFont(label.font, label.size)
-    canvas.drawString(label.x, label.y, label.text)
+    for run in box.label:
+        canvas.setFont(run.font, run.size)
+        canvas.drawString(run.x, run.y, run.text)
     canvas.restoreState()

@@ -10,9 +10,9 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
-
 from pipeline.render.fonts import FontSet, default_fonts
+from pipeline.render.glyphs import draw_string, string_width
+from pipeline.render.glyphs import fitted as fitted_label
 
 Box = tuple[float, float, float, float]
 INK = (0.13, 0.13, 0.13)
@@ -26,23 +26,26 @@ MIN_SIZE = 6.0
 PAD = 3.0
 
 
+def _behind(font: str) -> tuple[str, ...]:
+    """Labels are the data's (card names, bots): every font is backed by the fallback chain."""
+    return default_fonts().behind(font)
+
+
+def _width(text: str, font: str, size: float) -> float:
+    return string_width(text, font, size, _behind(font))
+
+
 def fitted(text: str, font: str, size: float, room: float) -> tuple[str, float]:
     """Shrink to the 6 pt minimum, then cut with an ellipsis, so a label never leaves its room."""
-    while stringWidth(text, font, size) > room and size > MIN_SIZE:
-        size = max(MIN_SIZE, size - 0.25)
-    while stringWidth(text, font, size) > room and len(text) > 1:
-        text = text[:-2] + "…"
-    return text, size
+    return fitted_label(text, font, size, room, MIN_SIZE, _behind(font))
 
 
 def text(canvas, x: float, y: float, value: str, font: str, size: float, align: str = "left",
          room: float | None = None, colour=INK) -> None:
     if room is not None:
         value, size = fitted(value, font, size, room)
-    canvas.setFont(font, size)
     canvas.setFillColorRGB(*colour)
-    {"left": canvas.drawString, "right": canvas.drawRightString, "centre": canvas.drawCentredString}[align](
-        x, y, value)
+    draw_string(canvas, x, y, value, font, size, _behind(font), align)
 
 
 def _title(canvas, box: Box, title: str, fonts: FontSet) -> float:
@@ -87,7 +90,7 @@ def _value_axis(canvas, fonts: FontSet, left: float, bottom: float, width: float
 def _axis_width(fonts: FontSet, top: float, whole: bool) -> float:
     step = nice_step(top, 4, whole)
     top = step * math.ceil(top / step - 1e-9) if top > 0 else step
-    return stringWidth(_tick_label(top, step), fonts.name("body"), LABEL_SIZE) + 2 * PAD
+    return _width(_tick_label(top, step), fonts.name("body"), LABEL_SIZE) + 2 * PAD
 
 
 def bar_chart(canvas, box: Box, labels: Sequence[str], values: Sequence[float],
@@ -150,10 +153,10 @@ def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title
         labels, values = labels[:fits - 1], values[:fits - 1]
         errors = errors[:fits - 1] if errors else None
     plot_top = _title(canvas, box, title, fonts)
-    label_room = min(max((stringWidth(str(s), font, LABEL_SIZE) for s in labels), default=0), w * 0.42) + PAD
+    label_room = min(max((_width(str(s), font, LABEL_SIZE) for s in labels), default=0), w * 0.42) + PAD
     left = x + label_room
     tops = [max(v, e[1]) if errors else v for v, e in zip(values, errors or [None] * len(values))]
-    value_room = max((stringWidth(fmt(v), font, LABEL_SIZE) for v in values), default=0) + 2 * PAD
+    value_room = max((_width(fmt(v), font, LABEL_SIZE) for v in values), default=0) + 2 * PAD
     scale = (x + w - value_room - left) / (max(tops, default=0) or 1.0)
     slot = min((plot_top - y) / max(1, len(values)), 20.0)        # few rows stay together at the top
     bar = min(slot * 0.7, 14)
@@ -186,12 +189,12 @@ def histogram(canvas, box: Box, values: Sequence[float], bins: int | Sequence[fl
     y_of = _value_axis(canvas, fonts, left, bottom, x + w - left, height, peak, True)
     slot = (x + w - left) / max(1, len(counts))
     font = fonts.name("body")
-    every = max(1, math.ceil(max((stringWidth(s, font, LABEL_SIZE) for s in labels), default=0) / (slot - 2)))
+    every = max(1, math.ceil(max((_width(s, font, LABEL_SIZE) for s in labels), default=0) / (slot - 2)))
     for i, (label, count) in enumerate(zip(labels, counts)):
         centre = left + slot * (i + 0.5)
         canvas.setFillColorRGB(*FILL)
         canvas.rect(left + slot * i + 0.5, bottom, slot - 1, y_of(count) - bottom, stroke=0, fill=1)
-        if count and stringWidth(str(count), font, MIN_SIZE) <= slot + 1:
+        if count and _width(str(count), font, MIN_SIZE) <= slot + 1:
             text(canvas, centre, y_of(count) + PAD, str(count), font, LABEL_SIZE, "centre", room=slot + 1)
         if i % every == 0:
             text(canvas, centre, y, label, font, LABEL_SIZE, "centre")

@@ -21,6 +21,7 @@ from pipeline.render.diceplan import (DIE_FACES, MARK_ZONE, STICKER_LABEL, NetPl
                                       StickerPlan, cube_net, outer_marks, page_frame, plan_nets,
                                       plan_stickers)
 from pipeline.render.fonts import FontSet, default_fonts
+from pipeline.render.glyphs import draw_string, fitted, string_width
 from pipeline.render.imposition import Face, _deliver
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import MIN_TEXT_SIZE, TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
@@ -150,28 +151,20 @@ def _header(canvas, fonts: FontSet, frame, options: DiceOptions, what: str, page
     draw_header(canvas, fonts, Band(frame.header, False), " · ".join(parts))
 
 
-def _fit(text: str, font: str, size: float, room: float) -> tuple[str, float]:
+def _fit(text: str, fonts: FontSet, role: str, size: float, room: float) -> tuple[str, float]:
     """Shrink to the minimum printed size, then shorten with an ellipsis: a label never leaves its place."""
-    while stringWidth(text, font, size) > room * MM and size > MIN_TEXT_SIZE:
-        size = max(MIN_TEXT_SIZE, size - 0.25)
-    while stringWidth(text, font, size) > room * MM and len(text) > 1:
-        text = text[:-2] + "…"
-    return text, size
+    font = fonts.name(role)
+    return fitted(text, font, size, room * MM, MIN_TEXT_SIZE, fonts.behind(font))
 
 
 def _centred_text(canvas, fonts: FontSet, role: str, text: str, size: float, x: float, y: float,
                   align: str = "centre") -> None:
-    """Text whose glyphs are centred vertically on y (mm), centred on x or ending at x."""
+    """Text whose glyphs are centred vertically on y (mm), centred on x or ending at x; a die's label and
+    caption are the designer's: drawn with the fallback chain."""
     font = fonts.name(role)
     ascent, descent = fonts.ascent(role) * size, fonts.descent(role) * size
     baseline = y * MM - (ascent - descent) / 2
-    canvas.setFont(font, size)
-    if align == "right":
-        canvas.drawRightString(x * MM, baseline, text)
-    elif align == "left":
-        canvas.drawString(x * MM, baseline, text)
-    else:
-        canvas.drawCentredString(x * MM, baseline, text)
+    draw_string(canvas, x * MM, baseline, text, font, size, fonts.behind(font), align)
 
 
 # --- nets ------------------------------------------------------------------------------------------------
@@ -222,7 +215,7 @@ def _draw_net(canvas, fonts: FontSet, forms: _Forms, shape: NetShape, die: DieFa
     (x0, y0), (x1, _) = tab[0], tab[-1]
     depth = tab[1][1] - y0
     room = abs(x1 - x0) - 2 * abs(tab[1][0] - x0) * 0.75
-    text, size = _fit(label, fonts.name("body"), MIN_TEXT_SIZE, room)
+    text, size = _fit(label, fonts, "body", MIN_TEXT_SIZE, room)
     canvas.setFillGray(0)
     _centred_text(canvas, fonts, "body", text, size, (x0 + x1) / 2, y0 + depth / 2)
     canvas.setStrokeGray(FOLD_GREY)
@@ -309,7 +302,7 @@ def _row_labels(canvas, fonts: FontSet, plan: StickerPlan, group: StickerGroup, 
         step = 2.9
         y = group.block.y1 - (r + 0.5) * s + (len(lines) - 1) * step / 2
         for text, role, size in lines:
-            text, size = _fit(text, fonts.name(role), size, room)
+            text, size = _fit(text, fonts, role, size, room)
             _centred_text(canvas, fonts, role, text, size, right, y, align="right")
             y -= step
 
@@ -319,7 +312,7 @@ def _wrap(text: str, fonts: FontSet, room: float, most: int) -> list[str]:
     font, size = fonts.name("body"), MIN_TEXT_SIZE + 0.5
     lines: list[str] = []
     for word in text.split():
-        if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= room * MM:
+        if lines and string_width(f"{lines[-1]} {word}", font, size, fonts.behind(font)) <= room * MM:
             lines[-1] += f" {word}"
         elif len(lines) < most:
             lines.append(word)

@@ -106,7 +106,7 @@ class FaceRenderer:
         if key not in self._styles:
             known = role in self.fonts.names
             self._styles[key] = TextStyle(self.fonts.name(role), self.fonts.bold(role), *rest,
-                                          fallbacks=self.fonts.fallbacks) if known else None
+                                          fallbacks=self.fonts.behind(self.fonts.name(role))) if known else None
         return self._styles[key]
 
     def resolved(self, folder: Path | None) -> Path | None:
@@ -260,7 +260,7 @@ class _Resolver:
         box = (v["x"] * MM, (top - v["y"] - v["h"]) * MM, v["w"] * MM, v["h"] * MM)
         if not v["src"]:
             self.problem(element.where, "image: src is empty", "art", Severity.WARNING)
-            out.append(placeholder(box, "no image", self.fonts.name("body")))
+            out.append(placeholder(box, "no image", self.fonts.name("body"), self.fonts.fallbacks))
             return
         from_data = isinstance(element.props["src"], Dynamic) and self.data_dir is not None
         bases = (self.data_dir, self.renderer.game_dir) if from_data else (self.renderer.game_dir,)
@@ -269,16 +269,16 @@ class _Resolver:
         if found.status == "outside":
             self.problem(element.where, f"image: {v['src']!r} is not a file path inside the project; refused",
                          "path")
-            out.append(placeholder(box, f"refused: {Path(found.rel).name}", font))
+            out.append(placeholder(box, f"refused: {Path(found.rel).name}", font, self.fonts.fallbacks))
         elif found.status == "missing":
             self.missing_art.append(found.rel)
-            out.append(placeholder(box, Path(found.rel).name, font))
+            out.append(placeholder(box, Path(found.rel).name, font, self.fonts.fallbacks))
         else:
             try:
                 natural = self.art.natural_size(found.rel)
             except ArtError as exc:
                 self.problem(element.where, f"image: {exc}", "art")
-                out.append(placeholder(box, Path(found.rel).name, font))
+                out.append(placeholder(box, Path(found.rel).name, font, self.fonts.fallbacks))
                 return
             x, y, width, height, clip = fit_box(natural, box, v["fit"])
             out.append(Art(found.rel, font, x, y, width, height, clip))

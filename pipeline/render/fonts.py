@@ -7,13 +7,14 @@ and subsets them; no base-14 font is used anywhere.
 from __future__ import annotations
 
 import importlib.util
+import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import yaml
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pipeline.errors import PipelineError, Problem
 
@@ -29,6 +30,7 @@ class FontSet:
     licences: dict
     files: dict = field(default_factory=dict)     # font name -> TrueType file, registered on first use
     fallbacks: tuple[str, ...] = ()                # tried glyph by glyph behind every role (render/glyphs.py)
+    families: dict = field(default_factory=dict)  # font name -> family, as messages name it ("Noto Sans")
 
     def name(self, role: str) -> str:
         try:
@@ -52,17 +54,29 @@ class FontSet:
         return -face.descent / 1000.0
 
     def chain(self, role: str = "body") -> tuple[str, ...]:
-        """The role's font, then the fallbacks: what validation checks a text cell against."""
+        """The role's font, then the fallbacks: what validation checks a text cell against. Every role's
+        drawing chain (`behind`) covers at least what the body's chain covers."""
         return (self.name(role), *self.fallbacks)
+
+    def behind(self, font: str) -> tuple[str, ...]:
+        """What is tried, glyph by glyph, behind the registered font `font`: the fallback families, then
+        the body font (Lato has signs such as ≤ ≥ ∞ that neither Fjalla One nor Noto Sans has)."""
+        body = self.names.get("body")
+        return self.fallbacks if body is None or font == body else (*self.fallbacks, body)
+
+    def family_names(self, fonts: tuple[str, ...]) -> tuple[str, ...]:
+        """Font names as a designer knows them ("Lato", "Noto Sans"), each once, in order."""
+        return tuple(dict.fromkeys(self.families.get(font, font) for font in fonts))
 
     def with_game_fonts(self, game_dir: Path, root: Path) -> "FontSet":
         """This set plus the fallback families a game names in templates/<game>/fonts.yaml (if any)."""
         extra = Path(game_dir) / "fonts.yaml"
         if not extra.is_file():
             return self
-        names, licences, files = _families(extra, root, "fallback")
+        names, licences, files, families = _families(extra, root, "fallback")
         return FontSet(self.names, self.bold_roles, {**self.licences, **licences}, {**self.files, **files},
-                       self.fallbacks + tuple(n for n in names if n not in self.fallbacks))
+                       self.fallbacks + tuple(n for n in names if n not in self.fallbacks),
+                       {**self.families, **families})
 
 
 class UsedGlyphsTTFont(TTFont):
@@ -106,10 +120,10 @@ class UsedGlyphsTTFont(TTFont):
         super().addObjects(doc)
 
 
-def _package_dir(package: str) -> Path:
+def _package_dir(package: str, where: str = "fonts/fonts.yaml") -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        raise PipelineError(Problem("fonts/fonts.yaml", f"font package {package!r} is not installed "
+        raise PipelineError(Problem(where, f"font package {package!r} is not installed "
                                     "(run `make` to set up the environment)", "font"))
     return Path(list(spec.submodule_search_locations)[0])
 
@@ -123,8 +137,19 @@ _FILES: dict[str, Path] = {}      # every font name a FontSet knows -> its file
 def _register(font_name: str, path: Path) -> None:
     """Parsing a TrueType file costs ~5 ms: only the fonts a build draws with are read."""
     if font_name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UsedGlyphsTTFont(font_name, str(path)))
+        try:
+            font = UsedGlyphsTTFont(font_name, str(path))
+        except (TTFError, OSError, ValueError, KeyError, IndexError, struct.error) as exc:
+            # a game's own .ttf is data from other people: a located problem, never a traceback
+            raise PipelineError(Problem(_shown(path), f"cannot read the font: {exc}", "font")) from None
+        pdfmetrics.registerFont(font)
     _REGISTERED.add(font_name)
+
+
+def _shown(path: Path) -> str:
+    from pipeline import PROJECT_ROOT
+
+    return str(path.relative_to(PROJECT_ROOT)) if path.is_relative_to(PROJECT_ROOT) else path.name
 
 
 def ensure_registered(font_name: str) -> None:
@@ -137,11 +162,17 @@ def _font_file(where: str, entry: dict, root: Path | None) -> Path:
     """A family's TrueType file: from an installed package (`package`, `file`) or, for a game's own
     family, a file inside the project (`path`)."""
     if "path" in entry and root is not None:
-        path = (root / entry["path"]).resolve()
+        path = (root / str(entry["path"])).resolve()
         if not path.is_relative_to(root.resolve()):
             raise PipelineError(Problem(where, f"font path {entry['path']!r} leaves the project", "font"))
     else:
-        path = _package_dir(entry["package"]) / "files" / entry["file"]
+        package, file = str(entry.get("package", "")), str(entry.get("file", ""))
+        # a top-level package and a plain file name: nothing is imported, nothing read outside the package
+        if not package.isidentifier() or not file or PurePath(file).name != file or file in (".", ".."):
+            raise PipelineError(Problem(where, f"family {entry['family']!r}: give `package` (an installed "
+                                        "font package) and `file` (a file name in its files/ folder), or "
+                                        "`path` (a .ttf inside the project)", "font"))
+        path = _package_dir(package, where) / "files" / file
     if not path.is_file():
         raise PipelineError(Problem(where, f"font file {entry.get('path') or entry['file']} not found", "font"))
     if path.suffix.lower() not in (".ttf", ".otf"):
@@ -149,29 +180,33 @@ def _font_file(where: str, entry: dict, root: Path | None) -> Path:
     return path
 
 
-def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], dict, dict]:
-    """The fallback families of a fonts.yaml: their font names (in order), licences and files."""
+def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], dict, dict, dict]:
+    """The fallback families of a fonts.yaml: their font names (in order), licences, files and families."""
     where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
-    data = yaml.load(manifest.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
-    entries = data.get(key) or []
+    try:
+        data = yaml.load(manifest.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise PipelineError(Problem(where, f"cannot read the font manifest: {exc}", "font")) from None
+    entries = (data.get(key) or []) if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "family" in e for e in entries):
         raise PipelineError(Problem(where, f"`{key}:` must be a list of families ({{family, package, file}} "
                                     "or {family, path})", "font"))
-    names, licences, files = [], {}, {}
+    names, licences, files, families = [], {}, {}, {}
     for entry in entries:
         path = _font_file(where, entry, root)
         font_name = path.stem.replace("[", "-").replace("]", "").replace(",", "-")
         names.append(font_name)
         files[font_name] = path
+        families[font_name] = str(entry["family"])
         licences[font_name] = f"{entry['family']} ({entry.get('licence', 'licence not stated')})"
     _FILES.update(files)
-    return names, licences, files
+    return names, licences, files, families
 
 
 @lru_cache(maxsize=None)
 def load_fonts(manifest: Path) -> FontSet:
     data = yaml.load(Path(manifest).read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    names, licences, files = {}, {}, {}
+    names, licences, files, families = {}, {}, {}, {}
     for role, entry in data["roles"].items():
         path = _package_dir(entry["package"]) / "files" / entry["file"]
         if not path.is_file():
@@ -180,11 +215,13 @@ def load_fonts(manifest: Path) -> FontSet:
         font_name = Path(entry["file"]).stem
         files[font_name] = path
         names[role] = font_name
+        families[font_name] = entry["family"]
         licences[font_name] = f"{entry['family']} ({entry['licence']})"
     _FILES.update(files)
-    fallback_names, fallback_licences, fallback_files = _families(Path(manifest), None, "fallback")
+    fallback_names, fallback_licences, fallback_files, fallback_families = _families(Path(manifest), None, "fallback")
     return FontSet(names=names, bold_roles=dict(data.get("bold_of", {})), licences={**licences, **fallback_licences},
-                   files={**files, **fallback_files}, fallbacks=tuple(fallback_names))
+                   files={**files, **fallback_files}, fallbacks=tuple(fallback_names),
+                   families={**families, **fallback_families})
 
 
 def default_fonts() -> FontSet:

@@ -3,12 +3,17 @@
 The shipped Lato covers Latin only; the chain (fonts/fonts.yaml `fallback:`, Noto Sans first, plus any
 family a game names in templates/<game>/fonts.yaml) covers Latin Extended, Greek and Cyrillic, so Polish,
 Czech, Turkish, Vietnamese, Greek, Russian or Ukrainian text prints whole. A text all of whose characters
-the primary font has (nearly always) costs one set comparison; fallback fonts are parsed only when a
-character needs them.
+the primary font has (nearly always) costs one set comparison and returns without copying; fallback fonts
+are parsed only when a character needs them.
+
+Spaces (and the no-break space, which reportlab draws as a space) never switch fonts. Invisible format
+characters (soft hyphen, zero-width space and joiners, word joiner, BOM) are dropped from what a canvas
+draws: fonts either lack them (reportlab would draw the .notdef box) or draw a soft hyphen as a visible
+hyphen in the middle of a word. Rulebook paragraphs keep them (`keep_invisible`): platypus handles them.
 
 reportlab draws neither bidirectional reordering nor shaping: right-to-left and shaped scripts (Arabic,
 Hebrew, the Indic scripts, Thai…) would print wrong even with a font that has their glyphs, so they are
-reported (`problems_in`), like characters no font of the chain has.
+reported (`problems_in`), like characters no font of the chain has (`missing`).
 """
 
 from __future__ import annotations
@@ -20,20 +25,22 @@ from reportlab.pdfbase import pdfmetrics
 
 from pipeline.render.fonts import ensure_registered
 
-# characters every font handles the same way or that print nothing: never a reason to switch fonts
-NEUTRAL = frozenset(" \t\n\r\u00a0\u00ad\u200b\u200c\u200d\ufeff")
+# never a reason to switch fonts: they stay in the run they are in
+SPACES = frozenset(" \t\n\r\u00a0")
+# print nothing: dropped from canvas text, kept in the run they are in for platypus
+INVISIBLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 # scripts that need shaping (joined or reordered glyphs) even when written left to right
 SHAPED_RANGES = ((0x0900, 0x0DFF, "Indic"), (0x0E00, 0x0EFF, "Thai/Lao"), (0x0F00, 0x0FFF, "Tibetan"),
                  (0x1000, 0x109F, "Myanmar"), (0x1780, 0x17FF, "Khmer"), (0x1800, 0x18AF, "Mongolian"),
-                 (0xA980, 0xA9DF, "Javanese"))
+                 (0x1A20, 0x1AAF, "Tai Tham"), (0x1B00, 0x1B7F, "Balinese"), (0xA980, 0xA9DF, "Javanese"))
 
 
 @lru_cache(maxsize=None)
 def coverage(font: str) -> frozenset[str]:
-    """The characters a registered TrueType font has a glyph for."""
+    """The characters a registered TrueType font prints: those it has a glyph for, and the spaces."""
     ensure_registered(font)
     face = pdfmetrics.getFont(font).face
-    return frozenset(chr(code) for code in face.charToGlyph) | NEUTRAL
+    return (frozenset(chr(code) for code in face.charToGlyph) - INVISIBLE) | SPACES
 
 
 def font_for(char: str, chain: tuple[str, ...]) -> str | None:
@@ -43,21 +50,28 @@ def font_for(char: str, chain: tuple[str, ...]) -> str | None:
     return None
 
 
-def segments(text: str, font: str, fallbacks: tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """`text` cut into (font, characters) runs: each character in the first font of the chain that has
-    it. A character no font has stays with the primary font (validation has reported it)."""
-    if not fallbacks or coverage(font).issuperset(text):
+def segments(text: str, font: str, fallbacks: tuple[str, ...] = (),
+             keep_invisible: bool = False) -> list[tuple[str, str]]:
+    """`text` cut into (font, characters) runs: each character in the first font of (font, *fallbacks)
+    that has it. A character no font has stays with the primary font (validation has reported it)."""
+    if coverage(font).issuperset(text):
         return [(font, text)]
     chain = (font, *fallbacks)
     runs: list[tuple[str, str]] = []
-    current, start = font, 0
-    for index, char in enumerate(text):
-        wanted = current if char in NEUTRAL else (font_for(char, chain) or font)
+    current, kept = font, []
+    for char in text:
+        if char in INVISIBLE:
+            if keep_invisible:
+                kept.append(char)
+            continue
+        wanted = current if char in SPACES else (font_for(char, chain) or font)
         if wanted != current:
-            if index > start:
-                runs.append((current, text[start:index]))
-            current, start = wanted, index
-    runs.append((current, text[start:]))
+            if kept:
+                runs.append((current, "".join(kept)))
+            current, kept = wanted, []
+        kept.append(char)
+    if kept or not runs:
+        runs.append((current, "".join(kept)))
     return runs
 
 
@@ -78,32 +92,74 @@ def draw_string(canvas, x: float, y: float, text: str, font: str, size: float,
         x += pdfmetrics.stringWidth(part, name, size)
 
 
+def fitted(text: str, font: str, size: float, room: float, min_size: float,
+           fallbacks: tuple[str, ...] = ()) -> tuple[str, float]:
+    """Shrink to `min_size`, then cut with an ellipsis: a single-line label never leaves its `room` (pt)."""
+    while string_width(text, font, size, fallbacks) > room and size > min_size:
+        size = max(min_size, size - 0.25)
+    while string_width(text, font, size, fallbacks) > room and len(text) > 1:
+        text = text[:-2] + "…"
+    return text, size
+
+
+def missing(text: str, font: str, fallbacks: tuple[str, ...] = ()) -> list[str]:
+    """The distinct characters of `text` that no font of (font, *fallbacks) has (spaces, invisible and
+    control characters aside: they print nothing anyway)."""
+    if coverage(font).issuperset(text):
+        return []
+    chain = (font, *fallbacks)
+    return [char for char in dict.fromkeys(text)
+            if char not in SPACES and not _prints_nothing(char) and font_for(char, chain) is None]
+
+
+def _prints_nothing(char: str) -> bool:
+    return char in INVISIBLE or unicodedata.category(char) in ("Cc", "Cf")
+
+
 def char_name(char: str) -> str:
     return unicodedata.name(char, f"U+{ord(char):04X}")
+
+
+def script_of(char: str, default: str) -> str:
+    """The script as Unicode names it ("ARABIC LETTER MEEM" -> Arabic), else `default`."""
+    name = unicodedata.name(char, "")
+    return name.split(" ", 1)[0].capitalize() if name else default
 
 
 def script_problem(char: str) -> str | None:
     """Why a character would print wrong even with a glyph: right-to-left or a shaped script."""
     if unicodedata.bidirectional(char) in ("R", "AL"):
-        return "is in a right-to-left script"
+        return f"is right-to-left script ({script_of(char, 'right-to-left')})"
     code = ord(char)
     for low, high, script in SHAPED_RANGES:
         if low <= code <= high:
-            return f"is in a script that needs shaping ({script})"
+            return f"is in a script that needs shaping ({script_of(char, script)})"
     return None
 
 
-def problems_in(text: str, chain: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(character, what is wrong) for each distinct character of `text` that will not print right."""
-    if coverage(chain[0]).issuperset(text):
+NO_LAYOUT = "pnp draws no bidirectional text nor shaping, so it would print wrong"
+
+
+@lru_cache(maxsize=None)
+def _laid_out(font: str) -> frozenset[str]:
+    """The characters of a font that print right: its coverage less right-to-left and shaped scripts."""
+    return frozenset(char for char in coverage(font) if script_problem(char) is None)
+
+
+def problems_in(text: str, chain: tuple[str, ...], families: tuple[str, ...] | None = None
+                ) -> list[tuple[str, str]]:
+    """(character, what is wrong) for each distinct character of `text` that will not print right.
+    `families` names the chain's fonts in the message (default: the font names)."""
+    if _laid_out(chain[0]).issuperset(text):
         return []
+    absent = set(missing(text, chain[0], chain[1:]))
     found = []
     for char in dict.fromkeys(text):
-        if char in NEUTRAL or unicodedata.category(char) in ("Cc", "Cf"):
+        if char in SPACES or _prints_nothing(char):
             continue
         script = script_problem(char)
         if script:
-            found.append((char, f"{script}; pnp draws no bidirectional text nor shaping, so it would print wrong"))
-        elif font_for(char, chain) is None:
-            found.append((char, f"is in no font of the chain ({', '.join(chain)}): it would not print"))
+            found.append((char, f"{script}; {NO_LAYOUT}"))
+        elif char in absent:
+            found.append((char, f"is in no font of the chain ({', '.join(families or chain)}): it would not print"))
     return found

@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, HRFlowable, KeepTogether, Paragraph, Sp
 from reportlab.platypus.doctemplate import FrameBreak, Indenter, NotAtTopPageBreak
 
 from pipeline.render import rulebook_markdown as md
-from pipeline.render.rulebook_style import ACCENT, BODY_SIZE, NOTE_FILL, RULE_GREY, Styles, markup
+from pipeline.render.rulebook_style import ACCENT, BODY_SIZE, NOTE_FILL, RULE_GREY, Styles, chained, markup
 from pipeline.render.rulebook_tables import at_top, book_table
 from pipeline.units import MM
 
@@ -26,7 +26,7 @@ class HeadingInfo:
     """Carried by a heading paragraph so the document can file it in the TOC, outline and running header."""
     level: int
     title: str          # without its number (running header)
-    entry: str          # with its number, escaped (TOC)
+    entry: str          # with its number, as paragraph markup in its TOC level's font (escaped, chained)
     key: str            # bookmark name
 
 
@@ -124,14 +124,16 @@ class FlowableBuilder:
         return FaceRow([self.figures[name] for name in names], max_height or self.max_figure_height, caption)
 
     def paragraph(self, runs, style) -> Paragraph:
-        return Paragraph(markup(runs, self.styles), style)
+        return Paragraph(markup(runs, self.styles, style.fontName), style)
 
     def _heading(self, block: md.Heading, width: float) -> list[Flowable]:
         prefix = f"{block.number}. " if block.level == 1 else f"{block.number} " if block.number else ""
-        para = Paragraph(escape(prefix) + markup(block.runs, self.styles), self.styles.headings[block.level])
+        style = self.styles.headings[block.level]
+        para = Paragraph(escape(prefix) + markup(block.runs, self.styles, style.fontName), style)
         title = block.text
         if block.number:
-            para.rulebook_heading = HeadingInfo(block.level, title, escape(prefix + title), f"h{block.number}")
+            entry = chained(prefix + title, self.styles.toc[block.level - 1].fontName, self.styles)
+            para.rulebook_heading = HeadingInfo(block.level, title, entry, f"h{block.number}")
         if block.level != 1:
             return [para]
         rule = HRFlowable(width="100%", thickness=1.2, color=ACCENT, spaceBefore=0, spaceAfter=14)
@@ -154,7 +156,7 @@ class FlowableBuilder:
         out: list[Flowable] = []
         for position, block in enumerate(blocks):
             if isinstance(block, md.Paragraph):
-                out.append(Paragraph(markup(block.runs, self.styles), self.styles.item,
+                out.append(Paragraph(markup(block.runs, self.styles, self.styles.item.fontName), self.styles.item,
                                      bulletText=bullet if position == 0 else None))
             elif isinstance(block, md.ListBlock):
                 out += [Indenter(left=LIST_INDENT), *self._listblock(block, width - LIST_INDENT, depth + 1),
@@ -183,11 +185,18 @@ class FlowableBuilder:
         return [HRFlowable(width="100%", thickness=0.6, color=RULE_GREY, spaceBefore=6, spaceAfter=12)]
 
     def _code(self, block: md.Code, width: float) -> list[Flowable]:
-        lines = [escape(line).replace(" ", "&nbsp;") for line in block.text.split("\n")]
+        font = self.styles.code.fontName
+        lines = [chained(line, font, self.styles, _spaced) for line in block.text.split("\n")]
         return [Paragraph("<br/>".join(lines), self.styles.code)]
 
     def _figure(self, block: md.Figure, width: float) -> list[Flowable]:
-        caption = Paragraph(escape(block.caption), self.styles.caption) if block.caption.strip() else None
+        style = self.styles.caption
+        caption = Paragraph(chained(block.caption, style.fontName, self.styles), style) if block.caption.strip() else None
         row = self.face_row(block.names, caption=caption)
         row.spaceBefore, row.spaceAfter = 8, 12
         return [row]
+
+
+def _spaced(text: str) -> str:
+    """Escaped, every space kept (a code block's indentation)."""
+    return escape(text).replace(" ", "&nbsp;")

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
+from typing import Callable
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
+from reportlab.lib.fonts import ps2tt, tt2ps
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
 
 from pipeline.render.fonts import FontSet, ensure_registered
-from pipeline.render.glyphs import segments
+from pipeline.render.glyphs import segments, string_width
 
 INK = colors.HexColor("#1E1E1C")
 ACCENT = colors.HexColor("#1F4E79")
@@ -116,14 +118,17 @@ class Styles:
                            alignment=TA_CENTER, spaceAfter=28)
 
 
-def markup(runs, styles: Styles) -> str:
-    """Runs of plain text -> reportlab paragraph markup; text is escaped, so `&` and `<` print as they are."""
+def markup(runs, styles: Styles, font: str | None = None) -> str:
+    """Runs of plain text -> reportlab paragraph markup; text is escaped, so `&` and `<` print as they are.
+    `font` is the paragraph style's font (default: the body's): it decides which font a run is set in,
+    hence which of its characters go to the fallback chain."""
+    base = font or styles.font("body")
     parts = []
     for text, style in runs:
         if style == "br":
             parts.append("<br/>")
             continue
-        piece = _escaped(text, run_font(style, styles), styles.fonts.fallbacks)
+        piece = chained(text, run_font(style, styles, base=base), styles)
         if style == "code":
             piece = f'<font name="{styles.font("bold")}" color="{CODE_INK}">{piece}</font>'
         if "b" in style and style != "code":
@@ -134,31 +139,43 @@ def markup(runs, styles: Styles) -> str:
     return "".join(parts)
 
 
-def _escaped(text: str, font: str, fallbacks: tuple[str, ...]) -> str:
-    """Escaped text; characters the font lacks go in <font> runs of the fallback chain."""
-    parts = segments(text, font, fallbacks)
+def chained(text: str, font: str, styles: Styles, escaped: Callable[[str], str] = escape) -> str:
+    """Escaped text for a paragraph set in `font`; the characters it lacks go in <font> runs of the
+    fallback chain (soft hyphens stay: platypus breaks words at them)."""
+    parts = segments(text, font, styles.fonts.behind(font), keep_invisible=True)
     if len(parts) == 1 and parts[0][0] == font:
-        return escape(text)
-    return "".join(escape(part) if name == font else f'<font name="{_fallback_family(name)}">{escape(part)}</font>'
+        return escaped(parts[0][1])
+    return "".join(escaped(part) if name == font else f'<font name="{_fallback_family(name)}">{escaped(part)}</font>'
                    for name, part in parts)
 
 
-def run_font(style: str, styles: Styles, header: bool = False) -> str:
-    if style == "code" or "b" in style or header:
+def run_font(style: str, styles: Styles, header: bool = False, base: str | None = None) -> str:
+    """The font a run of `style` is set in inside a paragraph of `base` (default: the body, or the bold
+    for a table's header row), as platypus resolves <b> and <i> through the registered families."""
+    if style == "code":
         return styles.font("bold")
-    return styles.font("italic" if "i" in style else "body")
+    base = base or styles.font("bold" if header else "body")
+    try:
+        family, bold, italic = ps2tt(base)
+        return tt2ps(family, bold | ("b" in style), italic | ("i" in style))
+    except ValueError:          # a font registered as no family: platypus sets it as it is
+        return base
 
 
 def measure(runs, styles: Styles, size: float, header: bool = False) -> tuple[float, float]:
     """(natural width on one line, widest word) of runs set at `size`: what a table column needs."""
     natural = widest = 0.0
     for line in _lines(runs):
-        width = sum(stringWidth(text, run_font(style, styles, header), size) for text, style in line)
+        width = sum(_width(text, run_font(style, styles, header), size, styles) for text, style in line)
         natural = max(natural, width)
     for text, style in runs:
         for word in re.split(r"[ \t\n]+", text):     # a no-break space joins words
-            widest = max(widest, stringWidth(word, run_font(style, styles, header), size))
+            widest = max(widest, _width(word, run_font(style, styles, header), size, styles))
     return natural, widest
+
+
+def _width(text: str, font: str, size: float, styles: Styles) -> float:
+    return string_width(text, font, size, styles.fonts.behind(font))
 
 
 def _lines(runs) -> list[list]:

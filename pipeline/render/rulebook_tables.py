@@ -29,6 +29,10 @@ def at_top(flowable) -> bool:
     return bool(getattr(getattr(flowable, "_frame", None), "_atTop", True))
 
 
+def _cell(runs, style, styles: Styles) -> Paragraph:
+    return Paragraph(markup(runs, styles, style.fontName), style)
+
+
 def book_table(block: md.Table, styles: Styles, width: float) -> BookTable:
     rows = [block.header, *block.rows]
     columns = len(block.header)
@@ -39,7 +43,7 @@ def book_table(block: md.Table, styles: Styles, width: float) -> BookTable:
             natural[c] = max(natural[c], wide + 2 * CELL_PADDING + 1)
             minimum[c] = max(minimum[c], word + 2 * CELL_PADDING + 1)
             total[c] += wide
-    data = [[Paragraph(markup(runs, styles), styles.cell(block.aligns[c], r == 0)) for c, runs in enumerate(row)]
+    data = [[_cell(runs, styles.cell(block.aligns[c], r == 0), styles) for c, runs in enumerate(row)]
             for r, row in enumerate(rows)]
     table = BookTable(data, colWidths=column_widths(natural, minimum, total, width), repeatRows=1, hAlign="LEFT",
                       splitInRow=1)   # a row taller than a page splits rather than failing the build

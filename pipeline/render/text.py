@@ -45,7 +45,7 @@ class TextStyle:
     leading: float     # multiple of the size
     align: str         # left | center | right
     valign: str        # top | middle | bottom
-    fallbacks: tuple[str, ...] = ()    # fonts tried glyph by glyph for what regular/bold lack
+    fallbacks: tuple[str, ...] = ()    # fonts tried glyph by glyph for what regular/bold lack (FontSet.behind)
 
 
 class FittedText(NamedTuple):
@@ -267,13 +267,13 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
                 icon_aspect: Callable[[str], float | None], runs: list[Run], icons: list[InlineIcon]) -> None:
     """Merge the line's text into as few runs as possible (one Tj per font change), icons in between."""
     if all(type(word) is str for word in words):
-        _add_run(runs, style.regular, size, x, y, " ".join(words), style.fallbacks)
+        add_run(runs, style.regular, size, x, y, " ".join(words), style.fallbacks)
         return
     run_font, run_x, run_text = None, x, []
 
     def flush():
         if run_text:
-            _add_run(runs, run_font, size, run_x, y, "".join(run_text), style.fallbacks)
+            add_run(runs, run_font, size, run_x, y, "".join(run_text), style.fallbacks)
 
     for index, word in enumerate(words):
         if index:
@@ -298,12 +298,12 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
     flush()
 
 
-def _add_run(runs: list[Run], font: str, size: float, x: float, y: float, text: str,
+def add_run(runs: list[Run], font: str, size: float, x: float, y: float, text: str,
              fallbacks: tuple[str, ...]) -> None:
     """One run, or one per font where characters need the fallback chain (each at its own x)."""
     parts = segments(text, font, fallbacks)
     if len(parts) == 1:
-        runs.append(Run(parts[0][0], size, x, y, text))
+        runs.append(Run(parts[0][0], size, x, y, parts[0][1]))
         return
     for name, part in parts:
         runs.append(Run(name, size, x, y, part))

@@ -86,7 +86,7 @@ class State(SeasonRules, PlayoffRules):
 
     @classmethod
     def from_setup(cls, data: GameData, setup: dict) -> "State":
-        """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
+        """Any position, for tests and scenario files (engine.setup.state_from_setup documents the keys)."""
         from pipeline.games.allstar.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup, new_game)
 

@@ -62,7 +62,7 @@ class State(PawnRules, CardRules):
 
     @classmethod
     def from_setup(cls, data: GameData, setup: dict) -> "State":
-        """Any mid-game position, for tests and scenario files. Keys (engine_setup.state_from_setup details them):
+        """Any mid-game position, for tests and scenario files. Keys (engine.setup.state_from_setup details them):
         players; seats [{gold, hand, contracts, fulfilled, front, immune}]; board {"c3": [seat, "permit" | "site" |
         "construction"]}; city; contract_deck, normal_deck (list = known order, top first; dict = shuffled);
         discard; round; first_player; current; start ("turn" | "draw" | "main"); turns."""

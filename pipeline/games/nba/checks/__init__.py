@@ -1,5 +1,5 @@
 """NBA Deck-Building's checks that need no engine: rows together (stage 3, here), the game's invariants
-(stage 5, checks_rules.py) and the lines `pnp validate nba` prints.
+(stage 5) and the lines `pnp validate nba` prints are in rules.py.
 
 References are to shared/games/nba-deck-building.md (§ sections, AMB-xx resolutions, Appendix B checklist).
 """

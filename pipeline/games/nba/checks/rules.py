@@ -1,6 +1,6 @@
 """NBA Deck-Building's stage-5 checks: the dice of the worked examples, the cost curve, the market set-up,
 reachable complexities, game lengths, rule parameters, and the worked example's team figures
-(checks_example.py). References are to shared/games/nba-deck-building.md."""
+(example.py). References are to shared/games/nba-deck-building.md."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """NBA Deck-Building's records -> what to print (shared/games/nba-deck-building.md §1, App. C): the cards,
-boards and sheets (components_cards.py), the dice (components_dice.py) and the rulebook (rulebook.py)."""
+boards and sheets (cards.py), the dice (dice.py) and the rulebook (../rulebook/)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ samples from chance_outcomes(); a chance node with one possible outcome simply h
 Chance outcomes: a card id (a draw uniform over the distinct cards of the shuffled rest, weighted by copies;
 the Player pile's reveal uniform within its cheapest cost group; the NBA cards of the pile; the Tactic pile),
 a die face label ("PE:4", "BL:3R"; equal faces merged) or a seat (the first player). Actions: see
-engine_actions.py. The course of the game: engine_flow.py (match, turns, piles), engine_start.py (setup),
-engine_turn.py (phases C and D). Positions for tests: engine_setup.py.
+actions.py. The course of the game: flow.py (match, turns, piles), start.py (setup),
+turn.py (phases C and D). Positions for tests: setup.py.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class State(FlowRules, SetupRules, TurnRules):
 
     @classmethod
     def from_setup(cls, data: GameData, setup: dict) -> "State":
-        """Any position, for tests and scenario files (engine_setup.state_from_setup documents the keys)."""
+        """Any position, for tests and scenario files (engine.setup.state_from_setup documents the keys)."""
         from pipeline.games.nba.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup, new_game)
 

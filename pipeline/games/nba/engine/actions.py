@@ -14,7 +14,7 @@ Actions are small tuples of strings and integers (card ids, position codes, slot
 A payment is a minimal set of hand cards (§3.9): dropping any card would no longer pay. "main" comes back
 after each action until "end" (each action at most once; after an activation only activations remain). The
 sub-steps of a substitution or a preparation and the end-of-turn steps repeat until "end"; when "end" is the
-only legal step the engine does not ask (engine_flow.py).
+only legal step the engine does not ask (flow.py).
 """
 
 from __future__ import annotations

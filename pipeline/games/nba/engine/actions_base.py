@@ -1,4 +1,4 @@
-"""NBA Deck-Building engine: reading actions (shared by engine_actions.py and engine_actions_start.py)."""
+"""NBA Deck-Building engine: reading actions (shared by actions.py and actions_start.py)."""
 
 from __future__ import annotations
 

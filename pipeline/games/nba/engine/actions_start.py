@@ -1,5 +1,5 @@
 """NBA Deck-Building engine, the decisions before phase C: Expert 1's team selection, Expert 2's draft
-choices and the Tactic market refresh of phase B (actions: see engine_actions.py)."""
+choices and the Tactic market refresh of phase B (actions: see actions.py)."""
 
 from __future__ import annotations
 

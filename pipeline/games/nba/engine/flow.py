@@ -1,7 +1,7 @@
 """NBA Deck-Building engine, the course of a game (§3.4, §3.7): the match, normal turns (phases A and B; C
-and D are in engine_turn.py), the special last turn and overtime, the Player track, the Tactic market and the
+and D are in turn.py), the special last turn and overtime, the Player track, the Tactic market and the
 draw piles. Written as generators that read like the rulebook's pseudo-code (§3.8); the setup is in
-engine_start.py.
+start.py.
 
 A mixin of engine.State. Each generator yields when the game waits: for a chance outcome (`_chance`: the
 node's outcomes are stored for chance_outcomes()) or for a seat's decision (`_decide`). State.apply_action

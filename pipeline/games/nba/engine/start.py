@@ -2,7 +2,7 @@
 team selection), the Tactic market, the Player pile (random cards, the cost-window fix of AMB-06, sorted by cost;
 or the opening draft), the first reveal, the opening hands and the first player.
 
-A mixin of engine.State, written as generators like engine_flow.py."""
+A mixin of engine.State, written as generators like flow.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """NBA Deck-Building engine, phases C and D of a turn (§3.4, §3.5): substitution, preparation, purchases,
 activation (dice, rerolls, keeping by colour) and the end of turn (keep, discard, trash, draw to 6).
 
-A mixin of engine.State, written as generators like engine_flow.py."""
+A mixin of engine.State, written as generators like flow.py."""
 
 from __future__ import annotations
 
