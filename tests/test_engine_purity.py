@@ -20,7 +20,7 @@ def engine_files() -> list[Path]:
     """Every file of a game's engine and bots: engine/ and bots/ packages, or the flat engine*.py and bots.py
     with the helpers they import (geometry.py, endgame.py)."""
     files = []
-    for game in sorted(p for p in GAMES.iterdir() if p.is_dir() and not p.name.startswith("_")):
+    for game in sorted(p for p in GAMES.iterdir() if p.is_dir() and not p.name.startswith("__")):   # _template too
         found = sorted(game.glob("engine*.py")) + sorted(game.glob("engine/*.py")) + sorted(game.glob("bots.py")) \
             + sorted(game.glob("bots/*.py"))
         for helper in ("geometry.py", "endgame.py"):        # engines and bots may import them: pure too

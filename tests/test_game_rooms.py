@@ -45,3 +45,32 @@ def test_the_package_holds_the_game_and_simulation_records(game):
     package = importlib.import_module(f"pipeline.games.{game}")
     assert callable(package.game_module) and package.SIMULATION.bots
     assert package.game_module(Path(".")).simulation is package.SIMULATION
+
+
+def test_the_template_a_new_game_copies_has_the_rooms_and_plays():
+    """games/_template/ is the skeleton a fourth game starts from: the same rooms, and its example engine
+    (a dice race, with the phase-table idiom) plays through the driver to its own end, refuses an illegal
+    action without changing, and replays a seed."""
+    from dataclasses import replace
+
+    from pipeline.games._template import SIMULATION
+    from pipeline.games._template import engine as template
+    from pipeline.simulate import flag_of, play
+
+    rooms = _rooms(GAMES / "_template")
+    assert set(rooms) == ROOMS and (rooms["engine"] / "__init__.py").is_file()
+    params = {"target": 20, "end_rule": "after_round", "max_rounds": 50}
+    sim = replace(SIMULATION, new_game=lambda records, players: template.new_game(params, players))
+    for players in (2, 3, 4):
+        outcome = play(sim, {}, players, 7, ("heuristic",) * players)
+        assert flag_of(outcome) is None and outcome["end_reason"] == "target"
+        assert play(sim, {}, players, 7, ("heuristic",) * players) == outcome
+    state = template.new_game(params, 2)
+    before = str(state)
+    with pytest.raises(ValueError):
+        state.apply_action("jump")
+    assert str(state) == before
+    at_once = template.new_game({**params, "end_rule": "at_once"}, 2)
+    while not at_once.is_terminal():
+        at_once.apply_action(6 if at_once.current_player() == template.CHANCE else template.ROLL)
+    assert at_once.positions == [24, 18] and at_once.returns() == [1.0, 0.0]     # the first to arrive

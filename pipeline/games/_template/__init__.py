@@ -1,0 +1,47 @@
+"""TEMPLATE for a fourth game: copy this folder to pipeline/games/<game>/, rename `template` and register
+game_module in pipeline/games/__init__.py (REGISTRY). The rooms are the same in every game
+(tests/test_game_rooms.py): this file holds the game record and the simulation record; schema.py the
+sheets and rule parameters; checks, components, rulebook and bots; engine/ the pure rules. The example
+game is a dice race, so the skeleton runs and its tests pass from the first copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.games._template.bots import BOTS
+from pipeline.games.base import GameModule, Records, Simulation, other_readings, staged_checks
+from pipeline.games.kit import blame_rows
+
+GAME_ID = "template"
+
+
+def game_module(root: Path) -> GameModule:
+    from pipeline.games._template import checks, components
+    from pipeline.games._template.schema import RULES
+    from pipeline.manifest import COMPONENTS_SPEC
+
+    return GameModule(
+        id=GAME_ID,
+        title="Template",
+        data_files=(root / "sheets" / f"{GAME_ID}.xlsx",),
+        sheets=(RULES, COMPONENTS_SPEC),
+        template_dir=root / "templates" / GAME_ID,
+        components=components.components,
+        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
+        summary=checks.summary,
+        simulation=SIMULATION,
+    )
+
+
+def new_game(records: Records, players: int):
+    from pipeline.games._template import engine
+    from pipeline.games._template.components import parameters
+
+    return engine.new_game(parameters(records), players)
+
+
+# the points the rulebook leaves open: (rules parameter, its readings); `pnp simulate` compares them
+READINGS = other_readings(("end_rule", ("after_round", "at_once")))
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=2, blame=blame_rows,
+                        readings=READINGS)
