@@ -1,5 +1,5 @@
 """Timing complete bot games through the driver of `pnp simulate` (pipeline.simulate.play): what the engine
-benchmarks (allstar_speed.py, nba_speed.py) share."""
+benchmark (engine_speed.py --game G) uses for every game."""
 
 from __future__ import annotations
 
