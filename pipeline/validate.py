@@ -80,18 +80,22 @@ def check_glyphs(game: GameModule, records: Records, root: Path, report: Report)
     from pipeline.render.fonts import default_fonts
     from pipeline.render.glyphs import char_name, problems_in
 
-    chain = default_fonts().with_game_fonts(game.template_dir, root).chain("body")
+    fonts = default_fonts().with_game_fonts(game.template_dir, root)
+    chain = fonts.chain("body")
+    families = fonts.family_names(chain)
     for rows in records.values():
         for record in rows:
             for column, value in record.values.items():
                 if not isinstance(value, str) or not value:
                     continue
-                problems = problems_in(value, chain)
-                scripts = [(c, why) for c, why in problems if "script" in why]
-                for char, why in problems:
-                    if "script" not in why:
-                        report.warning(record.at(column), f"character {char!r} ({char_name(char)}) {why}", "glyph")
-                if scripts:
-                    char, why = scripts[0]
-                    more = f" (and {len(scripts) - 1} more of this cell)" if len(scripts) > 1 else ""
-                    report.warning(record.at(column), f"character {char!r} ({char_name(char)}){more} {why}", "glyph")
+                problems = problems_in(value, chain, families)
+                for problem in (p for p in problems if not p.layout):
+                    report.warning(record.at(column), f"character {problem.char!r} ({char_name(problem.char)}) "
+                                   f"{problem.why}", "glyph")
+                scripts: dict[str, list[str]] = {}              # a word of Arabic: one line, not five
+                for problem in (p for p in problems if p.layout):
+                    scripts.setdefault(problem.why, []).append(problem.char)
+                for why, chars in scripts.items():
+                    more = f" (and {len(chars) - 1} more of this cell)" if len(chars) > 1 else ""
+                    report.warning(record.at(column), f"character {chars[0]!r} ({char_name(chars[0])}){more} {why}",
+                                   "glyph")

@@ -6,10 +6,14 @@ Czech, Turkish, Vietnamese, Greek, Russian or Ukrainian text prints whole. A tex
 the primary font has (nearly always) costs one set comparison and returns without copying; fallback fonts
 are parsed only when a character needs them.
 
-Spaces (and the no-break space, which reportlab draws as a space) never switch fonts. Invisible format
-characters (soft hyphen, zero-width space and joiners, word joiner, BOM) are dropped from what a canvas
-draws: fonts either lack them (reportlab would draw the .notdef box) or draw a soft hyphen as a visible
-hyphen in the middle of a word. Rulebook paragraphs keep them (`keep_invisible`): platypus handles them.
+Spaces (and the no-break space, which reportlab draws as a space) never switch fonts: a space is drawn in
+the font of the character before it, so a line of Cyrillic is one run, not one per word (text.py measures
+the space after a word in that same font). Punctuation, digits and signs that every font of the chain has
+join the letters of their word: "булок, да" is one run of Noto Sans, "(Петар)" too, while "3" alone keeps
+the primary font. Decisions never look past a word, so a word measured alone is cut as on its line. Invisible format characters (soft hyphen, zero-width space and
+joiners, word joiner, BOM) are dropped from what a canvas draws: fonts either lack them (reportlab would
+draw the .notdef box) or draw a soft hyphen as a visible hyphen in the middle of a word. Paragraphs keep
+them (`keep_invisible`): platypus breaks words at soft hyphens.
 
 reportlab draws neither bidirectional reordering nor shaping: right-to-left and shaped scripts (Arabic,
 Hebrew, the Indic scripts, Thai…) would print wrong even with a font that has their glyphs, so they are
@@ -18,8 +22,10 @@ reported (`problems_in`), like characters no font of the chain has (`missing`).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
+from typing import NamedTuple
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -27,12 +33,20 @@ from pipeline.render.fonts import ensure_registered
 
 # never a reason to switch fonts: they stay in the run they are in
 SPACES = frozenset(" \t\n\r\u00a0")
-# print nothing: dropped from canvas text, kept in the run they are in for platypus
+# print nothing: dropped from canvas text, kept in the run they are in for a paragraph
 INVISIBLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 # scripts that need shaping (joined or reordered glyphs) even when written left to right
 SHAPED_RANGES = ((0x0900, 0x0DFF, "Indic"), (0x0E00, 0x0EFF, "Thai/Lao"), (0x0F00, 0x0FFF, "Tibetan"),
                  (0x1000, 0x109F, "Myanmar"), (0x1780, 0x17FF, "Khmer"), (0x1800, 0x18AF, "Mongolian"),
                  (0x1A20, 0x1AAF, "Tai Tham"), (0x1B00, 0x1B7F, "Balinese"), (0xA980, 0xA9DF, "Javanese"))
+
+# segments() marks each character: the index of its font in the chain, " " (stays in its run) or a sign
+_FIRST_MARK = 0xE000                                # private use: chain index i is chr(0xE000 + i)
+_MARK = chr(_FIRST_MARK)
+_SIGN = "n"                                         # a sign every font of the chain has
+_SIGNS = re.compile(_SIGN + "+")
+_RUN = re.compile(r"(.)(?:\1| )*", re.S)            # one font's characters and the spaces after them
+_DROP = dict.fromkeys(map(ord, INVISIBLE))
 
 
 @lru_cache(maxsize=None)
@@ -53,36 +67,81 @@ def font_for(char: str, chain: tuple[str, ...]) -> str | None:
 def segments(text: str, font: str, fallbacks: tuple[str, ...] = (),
              keep_invisible: bool = False) -> list[tuple[str, str]]:
     """`text` cut into (font, characters) runs: each character in the first font of (font, *fallbacks)
-    that has it. A character no font has stays with the primary font (validation has reported it)."""
+    that has it; a space in the run it is in, a sign every font has with the letters of its word. A
+    character no font has stays with the primary font (validation has reported it)."""
     if coverage(font).issuperset(text):
         return [(font, text)]
+    if not keep_invisible and not INVISIBLE.isdisjoint(text):
+        text = text.translate(_DROP)
+        if coverage(font).issuperset(text):
+            return [(font, text)]
     chain = (font, *fallbacks)
-    runs: list[tuple[str, str]] = []
-    current, kept = font, []
-    for char in text:
-        if char in INVISIBLE:
-            if keep_invisible:
-                kept.append(char)
-            continue
-        wanted = current if char in SPACES else (font_for(char, chain) or font)
-        if wanted != current:
-            if kept:
-                runs.append((current, "".join(kept)))
-            current, kept = wanted, []
-        kept.append(char)
-    if kept or not runs:
-        runs.append((current, "".join(kept)))
-    return runs
+    # one mark per character, at C speed: the index of its font in the chain, or " " (stays in its run)
+    marks = text.translate(_marker(chain))
+    if _SIGN in marks:
+        marks = _SIGNS.sub(lambda signs: _join_word(marks, signs), marks)
+    leading = len(marks) - len(marks.lstrip(" "))
+    if leading:                                     # spaces before any letter are the primary font's
+        marks = _MARK * leading + marks[leading:]
+    return [(chain[ord(run.group(1)) - _FIRST_MARK], text[run.start():run.end()]) for run in _RUN.finditer(marks)]
+
+
+
+
+def _join_word(marks: str, signs: re.Match) -> str:
+    """Signs take the font of the letters next to them in their word: before them (unless the letters
+    after them are in another font), else after them; between two fonts or alone, the primary font."""
+    start, end = signs.span()
+    before = marks[start - 1] if start else " "
+    after = marks[end] if end < len(marks) else " "
+    if before != " " and after in (" ", before):
+        mark = before
+    elif before == " " and after != " ":
+        mark = after
+    else:
+        mark = _MARK
+    return mark * (end - start)
+
+
+class _Marker(dict):
+    """str.translate table of a chain: code point -> its mark, computed on first sight."""
+
+    def __init__(self, chain: tuple[str, ...]):
+        super().__init__()
+        self.chain = chain
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        if char in SPACES or char in INVISIBLE:
+            mark = " "
+        elif self._shared(char):
+            mark = _SIGN
+        else:
+            found = font_for(char, self.chain)
+            mark = chr(_FIRST_MARK + (self.chain.index(found) if found else 0))
+        self[code] = mark
+        return mark
+
+    def _shared(self, char: str) -> bool:
+        """Not a letter, and in every font of the chain: it may join the letters of its word."""
+        return unicodedata.category(char)[0] in "PNSZ" and all(char in coverage(font) for font in self.chain)
+
+
+@lru_cache(maxsize=None)
+def _marker(chain: tuple[str, ...]) -> _Marker:
+    return _Marker(chain)
 
 
 def string_width(text: str, font: str, size: float, fallbacks: tuple[str, ...] = ()) -> float:
+    if coverage(font).issuperset(text):
+        return pdfmetrics.stringWidth(text, font, size)
     return sum(pdfmetrics.stringWidth(part, name, size) for name, part in segments(text, font, fallbacks))
 
 
 def draw_string(canvas, x: float, y: float, text: str, font: str, size: float,
                 fallbacks: tuple[str, ...] = (), align: str = "left") -> None:
     """canvas.drawString with the fallback chain; align: left, centre or right of x."""
-    parts = segments(text, font, fallbacks)
+    parts = ((font, text),) if coverage(font).issuperset(text) else segments(text, font, fallbacks)
     if align != "left":
         width = sum(pdfmetrics.stringWidth(part, name, size) for name, part in parts)
         x -= width / 2 if align == "centre" else width
@@ -141,17 +200,25 @@ NO_LAYOUT = "pnp draws no bidirectional text nor shaping, so it would print wron
 
 
 @lru_cache(maxsize=None)
-def _laid_out(font: str) -> frozenset[str]:
-    """The characters of a font that print right: its coverage less right-to-left and shaped scripts."""
-    return frozenset(char for char in coverage(font) if script_problem(char) is None)
+def _laid_out(chain: tuple[str, ...]) -> frozenset[str]:
+    """The characters that print right with a chain: those of its fonts, less right-to-left and shaped
+    scripts, plus the invisible ones (they print nothing)."""
+    covered = frozenset().union(*(coverage(font) for font in chain))
+    return frozenset(char for char in covered if script_problem(char) is None) | INVISIBLE
 
 
-def problems_in(text: str, chain: tuple[str, ...], families: tuple[str, ...] | None = None
-                ) -> list[tuple[str, str]]:
-    """(character, what is wrong) for each distinct character of `text` that will not print right.
-    `families` names the chain's fonts in the message (default: the font names)."""
-    if _laid_out(chain[0]).issuperset(text):
-        return []
+class GlyphProblem(NamedTuple):
+    char: str
+    why: str            # "is in no font of the chain (…): it would not print", "is right-to-left script (…); …"
+    layout: bool        # True: a font has it, but reportlab cannot lay its script out
+
+
+def problems_in(text: str, chain: tuple[str, ...], families: tuple[str, ...] | None = None) -> list[GlyphProblem]:
+    """What will not print right, for each distinct character of `text`: in no font of `chain`, or of a
+    right-to-left or shaped script. `families` names the chain's fonts in the message (default: their names)."""
+    chain = tuple(chain)
+    if _laid_out(chain[:1]).issuperset(text) or _laid_out(chain).issuperset(text):   # the fallback fonts
+        return []                                                                   # are read only if needed
     absent = set(missing(text, chain[0], chain[1:]))
     found = []
     for char in dict.fromkeys(text):
@@ -159,7 +226,8 @@ def problems_in(text: str, chain: tuple[str, ...], families: tuple[str, ...] | N
             continue
         script = script_problem(char)
         if script:
-            found.append((char, f"{script}; {NO_LAYOUT}"))
+            found.append(GlyphProblem(char, f"{script}; {NO_LAYOUT}", True))
         elif char in absent:
-            found.append((char, f"is in no font of the chain ({', '.join(families or chain)}): it would not print"))
+            found.append(GlyphProblem(char, f"is in no font of the chain ({', '.join(families or chain)}): "
+                                            "it would not print", False))
     return found

@@ -20,9 +20,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Mapping
-from xml.sax.saxutils import escape
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import NextPageTemplate, PageBreak, Paragraph, Spacer, TableStyle
 from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError, PageTemplate
 from reportlab.platypus.flowables import Flowable
@@ -31,11 +29,12 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pipeline.errors import PipelineError, Problem, Severity
 from pipeline.render.fonts import FontSet, default_fonts
+from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.pdf import StreamingCanvas
 from pipeline.render.rulebook_flowables import FlowableBuilder, HeadingInfo, KeepHeading
 from pipeline.render.rulebook_markdown import Heading, parse_rulebook
 from pipeline.render.rulebook_source import RULE, relative_path, render_chapters
-from pipeline.render.rulebook_style import MUTED, RULE_GREY, Styles, register_families
+from pipeline.render.rulebook_style import MUTED, RULE_GREY, Styles, chained, register_families
 from pipeline.units import MM, PAPERS_MM
 
 MARGIN_SIDE = 20 * MM
@@ -105,18 +104,18 @@ def _title_page(doc: "RulebookDocument", builder: FlowableBuilder) -> list[Flowa
     styles, options = builder.styles, doc.options
     cover = COVER_FIGURE in builder.figures
     parts: list[Flowable] = [Spacer(1, doc.frame_height * (0.12 if cover else 0.3)),
-                             Paragraph(escape(options.game_title), styles.title),
-                             Paragraph(escape(options.subtitle), styles.subtitle)]
+                             Paragraph(chained(options.game_title, styles.title.fontName, styles), styles.title),
+                             Paragraph(chained(options.subtitle, styles.subtitle.fontName, styles), styles.subtitle)]
     if cover:
         parts.append(builder.face_row([COVER_FIGURE], doc.frame_height * 0.55))
     return parts
 
 
-def _clipped(text: str, font: str, size: float, width: float) -> str:
+def _clipped(text: str, font: str, size: float, width: float, fallbacks: tuple[str, ...]) -> str:
     """`text`, shortened with an ellipsis if it is wider than `width` (a very long chapter title)."""
-    if stringWidth(text, font, size) <= width:
+    if string_width(text, font, size, fallbacks) <= width:
         return text
-    while text and stringWidth(text + "…", font, size) > width:
+    while text and string_width(text + "…", font, size, fallbacks) > width:
         text = text[:-1]
     return text.rstrip() + "…"
 
@@ -210,9 +209,11 @@ class RulebookDocument(BaseDocTemplate):
         header_y = height - MARGIN_TOP + 9 * MM
         canvas.saveState()
         canvas.setFillColor(MUTED)
-        canvas.setFont(fonts.name("body"), 8.5)
+        body, chain = fonts.name("body"), fonts.behind(fonts.name("body"))
         header = self.options.game_title + (f" · {self.chapter}" if self.chapter else "")
-        canvas.drawString(left, header_y, _clipped(header, fonts.name("body"), 8.5, right - left))
+        draw_string(canvas, left, header_y, _clipped(header, body, 8.5, right - left, chain), body, 8.5, chain)
+        if canvas._fontname != body:     # the header ended in a fallback font: the footer is in the body's
+            canvas.setFont(body, 8.5)
         total = self.page_total.pages or self.page
         canvas.drawCentredString(width / 2, MARGIN_BOTTOM - 12 * MM, f"page {self.page} / {total}")
         canvas.setStrokeColor(RULE_GREY)

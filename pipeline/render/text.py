@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 
 from reportlab.pdfbase import pdfmetrics
 
-from pipeline.render.glyphs import segments
+from pipeline.render.glyphs import coverage, segments
 
 SIZE_STEP = 0.25      # pt: the shrink granularity
 _EPSILON = 1e-6
@@ -100,12 +100,16 @@ def _word(pieces: list[Piece]) -> Word:
 
 
 _unit_widths: dict[tuple, dict[str, float]] = {}   # (font, fallbacks) -> text -> width at 1 pt
+# (font, fallbacks) -> text -> width at 1 pt of a space after it, only for texts whose last character a
+# fallback font draws: a space is drawn in the font of the character before it (glyphs.segments)
+_trailing_spaces: dict[tuple, dict[str, float]] = {}
 
 
 def _width_table(font: str, fallbacks: tuple[str, ...] = ()) -> dict[str, float]:
     table = _unit_widths.get((font, fallbacks))
     if table is None or len(table) > 100_000:  # a bound: a huge deck must not grow this forever
         table = _unit_widths[(font, fallbacks)] = {}
+        _trailing_spaces.pop((font, fallbacks), None)
     return table
 
 
@@ -115,9 +119,19 @@ def unit_width(text: str, font: str, fallbacks: tuple[str, ...] = ()) -> float:
     table = _width_table(font, fallbacks)
     width = table.get(text)
     if width is None:
-        width = table[text] = sum(pdfmetrics.stringWidth(part, name, 1.0)
-                                  for name, part in segments(text, font, fallbacks))
+        parts = segments(text, font, fallbacks)
+        width = table[text] = sum(pdfmetrics.stringWidth(part, name, 1.0) for name, part in parts)
+        if parts[-1][0] != font:
+            _trailing_spaces.setdefault((font, fallbacks), {})[text] = pdfmetrics.stringWidth(" ", parts[-1][0], 1.0)
     return width
+
+
+def space_after(text: str, font: str, fallbacks: tuple[str, ...] = ()) -> float:
+    """Width at 1 pt of a space that follows `text` (measured by unit_width first): the font's own space,
+    or the fallback font's that draws the last character of `text`."""
+    trailing = _trailing_spaces.get((font, fallbacks))
+    space = trailing.get(text) if trailing else None
+    return unit_width(" ", font) if space is None else space
 
 
 @lru_cache(maxsize=64)
@@ -149,6 +163,11 @@ def _measure(paragraphs, style: TextStyle, icon_aspect: Callable[[str], float | 
                     widths[index] = unit_width(word, style.regular, style.fallbacks)
                 else:
                     widths[index], spaces[index] = _measure_rich(word, style, icon_aspect, cap, unknown)
+        trailing = _trailing_spaces.get((style.regular, style.fallbacks))     # empty for Latin-only text
+        if trailing:
+            for index, word in enumerate(words):
+                if type(word) is str and word in trailing:
+                    spaces[index] = trailing[word]
         all_widths.append(widths)
         all_spaces.append(spaces)
         widest = max(widest, max(widths, default=0.0))
@@ -168,7 +187,7 @@ def _measure_rich(pieces: tuple[Piece, ...], style: TextStyle, icon_aspect: Call
         else:
             font = style.bold if bold else style.regular
             total += unit_width(content, font, style.fallbacks)
-            space = unit_width(" ", font)
+            space = space_after(content, font, style.fallbacks)
     return total, space
 
 
@@ -269,7 +288,7 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
     if all(type(word) is str for word in words):
         add_run(runs, style.regular, size, x, y, " ".join(words), style.fallbacks)
         return
-    run_font, run_x, run_text = None, x, []
+    run_font, run_x, run_text, last = None, x, [], ""
 
     def flush():
         if run_text:
@@ -277,7 +296,7 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
 
     for index, word in enumerate(words):
         if index:
-            x += unit_width(" ", run_font or style.regular) * size
+            x += (space_after(last, run_font, style.fallbacks) if run_font else unit_width(" ", style.regular)) * size
             if run_font is not None:
                 run_text.append(" ")
         for content, is_icon, bold in ((word, False, False),) if type(word) is str else word:
@@ -294,13 +313,17 @@ def _place_line(words: tuple[Word, ...], x: float, y: float, size: float, cap: f
                 flush()
                 run_font, run_x, run_text = font, x, []
             run_text.append(content)
+            last = content
             x += unit_width(content, font, style.fallbacks) * size
     flush()
 
 
 def add_run(runs: list[Run], font: str, size: float, x: float, y: float, text: str,
-             fallbacks: tuple[str, ...]) -> None:
+            fallbacks: tuple[str, ...]) -> None:
     """One run, or one per font where characters need the fallback chain (each at its own x)."""
+    if coverage(font).issuperset(text):         # nearly always: one set comparison, nothing copied
+        runs.append(Run(font, size, x, y, text))
+        return
     parts = segments(text, font, fallbacks)
     if len(parts) == 1:
         runs.append(Run(parts[0][0], size, x, y, parts[0][1]))
