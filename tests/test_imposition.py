@@ -441,7 +441,7 @@ def test_any_plan_keeps_cards_marks_and_bands_apart_and_inside_the_margins(w, h,
     if fold:
         blocks.append([plan.fold_back_slot(i).rect for i in range(plan.per_page)])
     rects = [r for block in blocks for r in block]
-    bands = [plan.header_band().rect, plan.footer_band().rect]
+    bands = [plan.header.rect, plan.footer.rect]
     for r in rects:
         b = plan.printed_bleed
         assert r.x0 - b >= CARD_EDGE - 1e-6 and r.y0 - b >= CARD_EDGE - 1e-6

@@ -494,7 +494,7 @@ def test_markets_layout_never_overlaps_for_any_slot_counts(track, market):
 def test_both_boards_tile_on_four_pages_of_either_paper():
     from pipeline.render.fonts import default_fonts as fonts
     from pipeline.render.sheetdecor import footer_items
-    from pipeline.render.sheetplan import MARGIN, footer_line_count
+    from pipeline.render.sheetplan import PAGE_MARGIN as MARGIN, footer_line_count
     from pipeline.render.tiling import _map_group, plan_tiles
     from pipeline.units import PAPERS_MM
 

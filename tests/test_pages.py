@@ -15,7 +15,7 @@ import pytest
 from pipeline.errors import PipelineError
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pages import FITS_BOTH_MM, PageOptions, usable_box, write_pages
-from pipeline.render.sheetplan import MARGIN
+from pipeline.render.sheetplan import PAGE_MARGIN as MARGIN
 from pipeline.units import MM, PAPERS_MM, mm
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")

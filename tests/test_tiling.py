@@ -23,7 +23,7 @@ from pipeline.errors import PipelineError
 from pipeline.render import tiling
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.sheetplan import MARGIN
+from pipeline.render.sheetplan import PAGE_MARGIN as MARGIN
 from pipeline.render.tiling import (TileOptions, _content, _frame, _map_group, plan_tiles, write_board_pnp,
                                     write_board_print)
 from pipeline.units import MM, PAPERS_MM, mm

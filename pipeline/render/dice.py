@@ -25,7 +25,7 @@ from pipeline.render.glyphs import draw_string, fitted, string_width
 from pipeline.render.imposition import Face, _deliver
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import MIN_TEXT_SIZE, TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
-from pipeline.render.sheetplan import MARGIN, Band, Rect
+from pipeline.render.sheetplan import PAGE_MARGIN, Band, Rect
 from pipeline.units import MM, PAPERS_MM
 
 CUT_WIDTH = 0.5             # points: the solid outline of a net
@@ -88,10 +88,10 @@ def plan_problems(paper: str, face_mm: float, sticker_mm: float, counts: Sequenc
         region = page_frame(paper, _footer_lengths(default_fonts(), (NET_NOTE,))).region
         messages.append(f"a cube net of {face_mm:g} mm faces measures {w:.1f}×{h:.1f} mm with its tabs: it "
                         f"does not fit, either way up, the {region.width:.1f}×{region.height:.1f} mm that "
-                        f"{paper} paper leaves inside {MARGIN:g} mm margins, the header and the footer")
+                        f"{paper} paper leaves inside {PAGE_MARGIN:g} mm margins, the header and the footer")
     if stickers is None:
         messages.append(f"a row of six {sticker_mm:g} mm stickers with its label and crop marks does not fit "
-                        f"on {paper} paper inside {MARGIN:g} mm margins")
+                        f"on {paper} paper inside {PAGE_MARGIN:g} mm margins")
     return nets, stickers, messages
 
 

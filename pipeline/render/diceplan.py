@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pipeline.render.sheetplan import BAND_GAP, LINE, MARGIN, MARK_GAP, Rect
+from pipeline.render.sheetplan import BAND_GAP, LINE, PAGE_MARGIN, MARK_GAP, Rect
 from pipeline.units import PAPERS_MM
 
 Point = tuple[float, float]
@@ -103,24 +103,24 @@ class PageFrame:
     @property
     def header(self) -> Rect:
         pw, ph = self.paper
-        return Rect(MARGIN, ph - MARGIN - LINE, pw - MARGIN, ph - MARGIN)
+        return Rect(PAGE_MARGIN, ph - PAGE_MARGIN - LINE, pw - PAGE_MARGIN, ph - PAGE_MARGIN)
 
     @property
     def footer(self) -> Rect:
         pw, _ = self.paper
-        return Rect(MARGIN, MARGIN, pw - MARGIN, MARGIN + LINE * self.footer_lines)
+        return Rect(PAGE_MARGIN, PAGE_MARGIN, pw - PAGE_MARGIN, PAGE_MARGIN + LINE * self.footer_lines)
 
     @property
     def region(self) -> Rect:
         pw, ph = self.paper
-        return Rect(MARGIN, self.footer.y1 + BAND_GAP, pw - MARGIN, self.header.y0 - BAND_GAP)
+        return Rect(PAGE_MARGIN, self.footer.y1 + BAND_GAP, pw - PAGE_MARGIN, self.header.y0 - BAND_GAP)
 
 
 def page_frame(paper: str, footer_lengths: tuple[float, ...]) -> PageFrame:
     from pipeline.render.sheetplan import footer_line_count
 
     size = PAPERS_MM[paper]
-    return PageFrame(size, footer_line_count(footer_lengths, size[0] - 2 * MARGIN))
+    return PageFrame(size, footer_line_count(footer_lengths, size[0] - 2 * PAGE_MARGIN))
 
 
 # --- nets on a page ---------------------------------------------------------------------------------------

@@ -179,8 +179,8 @@ class _SheetPage:
         for face, slot in placed:
             self.forms.place(face, slot, min(self.clip, face.bleed / MM) * MM)
         draw_marks(self.canvas, crop_marks(self.plan, blocks))
-        draw_header(self.canvas, self.fonts, self.plan.header_band(), self._header_text(side))
-        draw_footer(self.canvas, self.fonts, self.plan.footer_band(), self.plan.footer_lines,
+        draw_header(self.canvas, self.fonts, self.plan.header, self._header_text(side))
+        draw_footer(self.canvas, self.fonts, self.plan.footer, self.plan.footer_lines,
                     FOOTER_NOTES.get(self.mode, ()))
 
     def _header_text(self, side: str) -> str:

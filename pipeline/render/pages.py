@@ -27,7 +27,7 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.imposition import Face, FaceForms, _deliver
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import draw_header
-from pipeline.render.sheetplan import BAND_GAP, LINE, MARGIN, Band, Rect, Slot
+from pipeline.render.sheetplan import BAND_GAP, LINE, PAGE_MARGIN, Band, Rect, Slot
 from pipeline.units import MM, PAPERS_MM
 
 HEADER_BAND = LINE + BAND_GAP
@@ -48,7 +48,7 @@ class PageOptions:
 def usable_box(paper: str) -> Rect:
     """Where a face may go on `paper` (mm from the bottom-left corner), see the module docstring."""
     pw, ph = PAPERS_MM[paper]
-    return Rect(MARGIN, MARGIN, pw - MARGIN, ph - MARGIN - HEADER_BAND)
+    return Rect(PAGE_MARGIN, PAGE_MARGIN, pw - PAGE_MARGIN, ph - PAGE_MARGIN - HEADER_BAND)
 
 
 def _fits_both() -> tuple[float, float]:
@@ -70,7 +70,7 @@ def write_pages(target, faces: Sequence[Face], options: PageOptions) -> dict:
     canvas = new_canvas(buffer, (pw * MM, ph * MM), fonts,
                         title=" · ".join(t for t in (options.game_title, options.component_title) if t))
     forms = FaceForms(canvas, faces)
-    header = Band(Rect(MARGIN, ph - MARGIN - LINE, pw - MARGIN, ph - MARGIN), False)
+    header = Band(Rect(PAGE_MARGIN, ph - PAGE_MARGIN - LINE, pw - PAGE_MARGIN, ph - PAGE_MARGIN), False)
     titles = [t for t in (options.game_title, options.component_title) if t]
     cx, cy = box.centre
     turned = 0

@@ -28,7 +28,6 @@ CARD_EDGE = 5.0               # no card, nor its printed bleed, closer to the pa
 MARK_EDGE = 3.0               # no crop mark, header or footer closer to the paper edge
 BAND_EDGES = (5.0, 4.0, 3.0)  # where the header and footer may sit from the edge, safest first
 PAGE_MARGIN = 10.0            # write-on pages, board tiles and dice sheets: nothing closer than this
-MARGIN = PAGE_MARGIN          # the name those modules import
 MARK_GAP = 1.0                # a crop mark starts this far from the trim (from the bleed, outside a bleed block)
 MARK_MAX = 5.0                # crop marks are 5 mm long where the margin allows
 MARK_MIN = 2.0                # and never shorter: a layout that leaves less room is refused
@@ -198,12 +197,6 @@ class SheetPlan:
         front's reflected the same way (180 for an upright card, 90 for a card turned 90)."""
         front = self.front_slot(index)
         return Slot(front.rect.mirror_y(self.fold_y), (180 - front.rotation) % 360)
-
-    def header_band(self) -> Band:
-        return self.header
-
-    def footer_band(self) -> Band:
-        return self.footer
 
 
 def footer_line_count(items: tuple[float, ...], band_length: float) -> int:

@@ -34,7 +34,7 @@ from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.imposition import Face, _deliver, write_print
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
-from pipeline.render.sheetplan import (BAND_GAP, EPS, LINE, MARGIN, MARK_GAP, MARK_LENGTHS, Band, Rect,
+from pipeline.render.sheetplan import (BAND_GAP, EPS, LINE, PAGE_MARGIN, MARK_GAP, MARK_LENGTHS, Band, Rect,
                                        footer_line_count)
 from pipeline.units import MM, PAPERS_MM
 
@@ -186,7 +186,7 @@ def plan_tiles(paper: tuple[float, float], board: tuple[float, float], bleed: fl
 
 def _content(page: tuple[float, float], footer_lines: int) -> Rect:
     pw, ph = page
-    return Rect(MARGIN, MARGIN + LINE * footer_lines + BAND_GAP, pw - MARGIN, ph - MARGIN - LINE - BAND_GAP)
+    return Rect(PAGE_MARGIN, PAGE_MARGIN + LINE * footer_lines + BAND_GAP, pw - PAGE_MARGIN, ph - PAGE_MARGIN - LINE - BAND_GAP)
 
 
 def _candidates(page, board, overlap, edge, mark_len, rotated, map_group, footer_lines):
@@ -235,7 +235,7 @@ def write_board_pnp(target, face: Face, options: TileOptions) -> dict:
     fonts = default_fonts()
     board, bleed = (face.width / MM, face.height / MM), face.bleed / MM
     paper = PAPERS_MM[options.paper]
-    footer_lines = footer_line_count(footer_items(fonts, ""), min(paper) - 2 * MARGIN)
+    footer_lines = footer_line_count(footer_items(fonts, ""), min(paper) - 2 * PAGE_MARGIN)
     plan = (plan_tiles(paper, board, bleed, options.overlap_mm, _map_group(fonts, board), footer_lines)
             if min(board) > 0 else None)
     if plan is None:
@@ -298,9 +298,9 @@ def _draw_tile(canvas, fonts: FontSet, plan: TilePlan, options: TileOptions, col
     parts = [t for t in (options.game_title, options.component_title) if t]
     parts += ["version économie d'encre"] * options.ink_saver
     parts.append(f"tuile {tile_name(col, row)} ({index + 1}/{pages})")
-    draw_header(canvas, fonts, Band(Rect(MARGIN, ph - MARGIN - LINE, pw - MARGIN, ph - MARGIN), False),
+    draw_header(canvas, fonts, Band(Rect(PAGE_MARGIN, ph - PAGE_MARGIN - LINE, pw - PAGE_MARGIN, ph - PAGE_MARGIN), False),
                 " · ".join(parts))
-    footer = Band(Rect(MARGIN, MARGIN, pw - MARGIN, MARGIN + LINE * plan.footer_lines), False)
+    footer = Band(Rect(PAGE_MARGIN, PAGE_MARGIN, pw - PAGE_MARGIN, PAGE_MARGIN + LINE * plan.footer_lines), False)
     draw_footer(canvas, fonts, footer, plan.footer_lines, ())
 
 

@@ -2,8 +2,7 @@
 
 Contractuelle ends when the Contract deck is empty and every Contract in hand is fulfilled: a player who can
 no longer build one (no placement away from their own buildings, or too few Construction pawns left: the
-pawn limit) offers it for nothing to a player who can, who accepts; when nobody can, its holder sells back
-the own Sites that stop a placement (they would merge into the build). Haute densité ends when no plot is
+pawn limit) offers it for nothing to a player who can, who accepts. Haute densité ends when no plot is
 free: once its own project is served, a player covers free plots with Permits; when its Permits are all
 on the board it turns one into a Site, which gives a Permit pawn back, and when its Sites are all on the
 board it builds a group of them, which gives the Site pawns back.
@@ -91,28 +90,6 @@ def free_pawns(state, seat: int):
             for group in sorted(state.groups(holder, BUILT), key=lambda g: (-len(g), min(g))):
                 if state.play_cost(seat, card_id, holder, min(group)) is not None:
                     return ("play", card_id, holder, min(group))
-    return None
-
-
-def make_room(state, seat: int):
-    """("sell", own Site, -1) when a held Contract nobody can build would fit but for own Sites touching
-    it (they would merge into the build): the Site goes back to the bank, the Contract can then be built."""
-    mine, board = seat * 3, state.board
-    for cid in sorted(set(state.contracts[seat])):
-        size = state.data.contracts[cid].size
-        if state.supply(seat, BUILT) < size or any(can_build(state, s, cid) for s in range(state.n)):
-            continue
-        best = None
-        for plots, ring in state.data.placements(cid):
-            if any(board[p] not in (FREE, mine + PERMIT, mine + SITE) for p in plots):
-                continue
-            if any(board[r] == mine + BUILT for r in ring):
-                continue
-            blockers = [r for r in ring if board[r] == mine + SITE]
-            if blockers and (best is None or len(blockers) < len(best)):
-                best = blockers
-        if best:
-            return ("sell", min(best), -1)
     return None
 
 
