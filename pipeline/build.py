@@ -1,4 +1,5 @@
-"""discover → load → validate → play → lay out every face → write. Reads top to bottom.
+"""discover → load → validate (stages 1–6, pipeline/validate.py) → lay out every face → write. Reads top to
+bottom.
 
 Nothing is written unless every requested game passed every stage, template layout included (a text
 that overflows at the minimum size, or a rulebook chapter naming an unknown figure, is a validation problem
@@ -11,18 +12,16 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.build_layout import Laid, Progress, check_bleed, has_ink_variant, lay_out
+from pipeline.build_layout import Laid, check_bleed, has_ink_variant, lay_out
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games import load_game
 from pipeline.games.base import CardDeck, Component, GameModule, Records, RulebookSpec
+from pipeline.progress import Progress
 from pipeline.render.fonts import default_fonts
-from pipeline.validate import load_records
+from pipeline.validate import validate_game
 
 __all__ = ["PreparedGame", "Progress", "build", "prepare", "validate"]
-
-PLAY_STAGE_GAMES = 20      # stage 6: short seeded batch of bot games (shared/DESIGN.md)
-PLAY_STAGE_SEED = 2026
 
 
 @dataclass
@@ -49,27 +48,13 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         except PipelineError as exc:
             report.extend(exc.problems)
             continue
-        records = load_records(game, config.root, report)
+        records, play = validate_game(game, config.root, report, progress)
         if records is None:
             continue
-        item = PreparedGame(game, records, game.components(records), summary=game.summary(records))
-        if game.simulation is not None:
-            errors_before = len(report.errors)
-            item.play = _play_stage(game, records, report, progress)
-            if len(report.errors) > errors_before:
-                continue
+        item = PreparedGame(game, records, game.components(records), summary=game.summary(records), play=play)
         _lay_out_all(item, config, ink_variants, report, progress)
         prepared.append(item)
     return prepared
-
-
-def _play_stage(game: GameModule, records: Records, report: Report, progress: Progress):
-    from pipeline.simulate import play_stage
-
-    progress.start(f"{game.id}: {PLAY_STAGE_GAMES} bot games", 1)
-    result = play_stage(game.simulation, records, report, games=PLAY_STAGE_GAMES, seed=PLAY_STAGE_SEED)
-    progress.advance()
-    return result
 
 
 def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bool, ...], report: Report,

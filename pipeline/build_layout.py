@@ -7,15 +7,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline.errors import Report, SourceRef
+from pipeline.progress import Progress
 from pipeline.games.base import BoardSpec, CardDeck, Component, DiceSpec, FaceSpec, PageSpec, RulebookSpec
 from pipeline.units import MM, PAPERS_MM, PRINT_BLEED_MM
-
-
-class Progress:
-    """What long work reports; the CLI shows it with rich, tests ignore it."""
-
-    def start(self, description: str, total: int) -> None: ...
-    def advance(self, steps: int = 1) -> None: ...
 
 
 @dataclass

@@ -50,7 +50,7 @@ class _RichProgress:
 @contextlib.contextmanager
 def _progress():
     """Progress bars on a terminal; nothing (and no rich import) when stderr is a file or a pipe."""
-    from pipeline.build import Progress
+    from pipeline.progress import Progress
 
     if not sys.stderr.isatty():
         yield Progress()
@@ -191,100 +191,82 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                                                "NAME=VALUE (repeatable), e.g. mode=duel.")
              ) -> None:
     """Play complete games with bots: win rate by seat, scores, length; writes output/<game>/simulation/."""
+    from rich.text import Text
+
+    from pipeline import simulate_report as report_of
+    from pipeline import simulation
+
+    request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
+                                 tuple(b.strip() for b in bots.split(",")) if bots else None, workers,
+                                 _rule_overrides(rule or []))
+    report = Report()
+    try:
+        loaded = simulation.load(request, report)
+    except simulation.SimulationUsage as exc:
+        _usage(str(exc))
+    _print_problems(report)
+    if loaded is None:
+        out("validation failed: nothing was simulated")
+        raise typer.Exit(1)
+    if replay is not None:
+        result = simulation.replay(loaded, replay)
+        _show_replay(loaded, result, replay)
+        raise typer.Exit(0 if result.ok else 1)
+    with _progress() as progress:
+        result = simulation.run(loaded, progress)
+    out(f"[bold]{loaded.title}[/bold]: {games} games, seed {seed}, {loaded.players} players; "
+        f"{result.finished} finished by the rules")
+    if result.finished:
+        _show(report_of.seat_rows(result), "Win rate by seat (a shared win counts 1/k; 95 % Wilson interval)")
+        _show(report_of.spread_rows(result), "Scores and game length")
+    _show(report_of.reason_rows(result), "End reasons")
+    if result.nominal:
+        _show(report_of.nominal_rows(result), "Nominal vs simulated")
+    if result.flagged:
+        shown = report_of.flagged_rows(result)[:11]
+        _show(shown, f"Flagged games: {len(result.flagged)} (first {len(shown) - 1} shown)")
+        out(Text(f"replay one: {report_of.replay_command(result, game, result.flagged[0].seed)}"))
+    with _progress() as progress:
+        effects = simulation.readings(loaded, result, progress)
+    _show(report_of.reading_rows(effects), "Readings of the rulebook: how often the other one changes the winner")
+    for path in simulation.write_reports(loaded, result, effects):
+        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def _show(rows: list[list[str]], title: str) -> None:
+    """A table of text rows (header first) on stdout; nothing for a header alone."""
     from rich.table import Table
     from rich.text import Text
 
-    from pipeline import simulate as driver
-    from pipeline.simulation import load_simulation
+    if len(rows) < 2:
+        return
+    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+    for i, head in enumerate(rows[0]):
+        table.add_column(head, justify="left" if i == 0 or head in ("bot", "what happened") else "right")
+    for row in rows[1:]:
+        table.add_row(*(Text(str(cell)) for cell in row))      # Text: a "[" from an engine is not markup
+    out(table)
+
+
+def _show_replay(loaded, result, game_seed: int) -> None:
+    from rich.text import Text
+
     from pipeline import simulate_report as report_of
-    from pipeline.games import load_game
-    from pipeline.validate import load_records
+    from pipeline.simulate_stats import what_happened
 
-    def show(rows: list[list[str]], title: str) -> None:
-        if len(rows) < 2:
-            return
-        table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-        for i, head in enumerate(rows[0]):
-            table.add_column(head, justify="left" if i == 0 or head in ("bot", "what happened") else "right")
-        for row in rows[1:]:
-            table.add_row(*(Text(str(cell)) for cell in row))      # Text: a "[" from an engine is not markup
-        out(table)
-
-    try:
-        module = load_game(game, PROJECT_ROOT)
-    except PipelineError as exc:
-        if any(p.rule == "usage" for p in exc.problems):
-            _usage(f"{game}: {exc.problems[0].message}")
-        raise
-    sim = module.simulation
-    if sim is None:
-        _usage(f"{game!r} has no rules engine, so there is nothing to simulate")
-    report = Report()
-    records = load_records(module, PROJECT_ROOT, report)
-    overrides = _rule_overrides(rule or [])
-    if records is not None and overrides:
-        try:
-            records = driver.with_rules(records, overrides)
-        except ValueError as exc:
-            _usage(f"--rule: {exc}")
-        module.rule_checks(records, report)       # the changed values are checked like workbook cells
-        records = None if report.errors else records
-    _print_problems(report)
-    if records is None:
-        out("validation failed: nothing was simulated")
-        raise typer.Exit(1)
-    try:
-        players = players or sim.default_players
-        seats = driver.check_settings(sim, players, tuple(b.strip() for b in bots.split(",")) if bots else None,
-                                      games)
-    except ValueError as exc:
-        _usage(f"{exc} ({game})")
-    if replay is not None:
-        result = driver.replay(sim, records, replay, players, seats)
-        outcome = result.outcomes[0]
-        scores = outcome.get("scores") or [None] * players
-        returns = outcome.get("returns") if result.ok else None
-        show([["seat", "bot", "score", "result"]] + [
-            [str(i + 1), seats[i], report_of.num(scores[i]), "not finished" if returns is None else
-             {1.0: "win", 0.0: "—"}.get(returns[i], f"shared win ({returns[i]:.2f})")] for i in range(players)],
-             f"{module.title}: game seed {replay}")
-        out(Text(f"{report_of.what_happened(outcome)}; rounds {outcome.get('rounds')}, turns "
-                 f"{outcome.get('turns')}, {outcome['steps']} steps"))
-        counters = outcome.get("counters") or {}
-        if counters:
-            out(Text("counters: " + ", ".join(f"{k} {report_of.num(v)}" for k, v in sorted(counters.items()))))
-        raise typer.Exit(0 if result.ok else 1)
-    with _progress() as progress:
-        result = driver.simulate(sim, records, games, seed, players, seats, workers, progress,
-                                 source=driver.GameSource(game, str(PROJECT_ROOT), load_simulation, overrides))
-    out(f"[bold]{module.title}[/bold]{' (' + ', '.join(f'{k}={v}' for k, v in overrides) + ')' if overrides else ''}: "
-        f"{games} games, seed {seed}, {players} players; "
-        f"{result.finished} finished by the rules")
-    if result.finished:
-        show(report_of.seat_rows(result), "Win rate by seat (a shared win counts 1/k; 95 % Wilson interval)")
-        show(report_of.spread_rows(result), "Scores and game length")
-    show(report_of.reason_rows(result), "End reasons")
-    if result.nominal:
-        show(report_of.nominal_rows(result), "Nominal vs simulated")
-    if result.flagged:
-        shown = report_of.flagged_rows(result)[:11]
-        show(shown, f"Flagged games: {len(result.flagged)} (first {len(shown) - 1} shown)")
-        out(Text(f"replay one: {report_of.replay_command(result, game, result.flagged[0].seed)}"))
-    folder = PROJECT_ROOT / "output" / module.id / "simulation"
-    from pipeline.render.fonts import default_fonts
-
-    readings = []
-    if sim.readings(records):
-        with _progress() as progress:
-            readings = driver.reading_effects(sim, records, result, overrides, workers, progress,
-                                              driver.GameSource(game, str(PROJECT_ROOT), load_simulation, overrides))
-        show(report_of.reading_rows(readings), "Readings of the rulebook: how often the other one changes the winner")
-    title = module.title + (f" ({', '.join(f'{k}={v}' for k, v in overrides)})" if overrides else "")
-    report_of.write_markdown(result, folder / "report.md", title, game=game, readings=readings)
-    report_of.write_pdf(result, folder / "report.pdf", title, default_fonts())
-    for name in ("report.md", "report.pdf"):
-        print(f"wrote {(folder / name).relative_to(PROJECT_ROOT)}")
-    raise typer.Exit(0 if result.ok else 1)
+    outcome, seats, players = result.outcomes[0], loaded.seats, loaded.players
+    scores = outcome.get("scores") or [None] * players
+    returns = outcome.get("returns") if result.ok else None
+    _show([["seat", "bot", "score", "result"]] + [
+        [str(i + 1), seats[i], report_of.num(scores[i]), "not finished" if returns is None else
+         {1.0: "win", 0.0: "—"}.get(returns[i], f"shared win ({returns[i]:.2f})")] for i in range(players)],
+        f"{loaded.module.title}: game seed {game_seed}")
+    out(Text(f"{what_happened(outcome)}; rounds {outcome.get('rounds')}, turns "
+             f"{outcome.get('turns')}, {outcome['steps']} steps"))
+    counters = outcome.get("counters") or {}
+    if counters:
+        out(Text("counters: " + ", ".join(f"{k} {report_of.num(v)}" for k, v in sorted(counters.items()))))
 
 
 def _rule_overrides(items: list[str]) -> tuple[tuple[str, str], ...]:

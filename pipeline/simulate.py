@@ -35,11 +35,11 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-from pipeline.errors import Report, SourceRef
 from pipeline.games.base import CHANCE, Records, Simulation
-from pipeline.games.kit import blame_rows, with_rules
-from pipeline.simulate_report import (SimulationResult, flag_of, summarise, what_happened,  # noqa: F401
-                                      wilson)
+from pipeline.games.kit import with_rules
+from pipeline.progress import Progress
+from pipeline.simulate_stats import (SimulationResult, flag_of, summarise, what_happened,  # noqa: F401
+                                     wilson)
 
 DEFAULT_MAX_STEPS = 100_000      # engine steps (actions and chance outcomes) before a game counts as stuck
 GAME_SEED_STRIDE = 1_000_003     # a prime above any sensible number of games: runs never share a game seed
@@ -185,11 +185,6 @@ def check_settings(sim: Simulation, players: int, bots: tuple[str, ...] | None, 
     return names
 
 
-class _Quiet:
-    def start(self, description: str, total: int) -> None: ...
-    def advance(self, steps: int = 1) -> None: ...
-
-
 def simulate(sim: Simulation, records: Records, games: int, seed: int, players: int,
              bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
              source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
@@ -199,7 +194,7 @@ def simulate(sim: Simulation, records: Records, games: int, seed: int, players: 
     seeds = [game_seed(seed, i) for i in range(games)]
     batches = [Batch(source, first, tuple(seeds[first:first + BATCH_SIZE]), players, seats, max_steps)
                for first in range(0, games, BATCH_SIZE)]
-    progress = progress or _Quiet()
+    progress = progress or Progress()
     progress.start(f"simulating {games} games", games)
     if workers > 1 and len(batches) > 1:
         if source is None:
@@ -265,63 +260,6 @@ def replay(sim: Simulation, records: Records, seed: int, players: int, bots: tup
                      nominal=dict(sim.nominal(records)), replay=True)
 
 
-# --- validation stage 6 -------------------------------------------------------------------------------------
-
-def play_stage(sim: Simulation | None, records: Records, report: Report, games: int = 20, seed: int = 0,
-               players: int | None = None, *, max_steps: int = DEFAULT_MAX_STEPS,
-               data_file: str | SourceRef | None = None) -> SimulationResult | None:
-    """Stage 6: a short seeded batch by the game's default bots. Each game that got stuck, hit a safety cap
-    or raised is one error [play], located at the rows sim.blame() names (else at the game's data file)."""
-    if sim is None:
-        return None
-    result = simulate(sim, records, games, seed, players or sim.default_players, max_steps=max_steps)
-    # games that failed the same way at the same rows are one problem, with their seeds to replay
-    same: dict[tuple, list] = {}
-    for flagged in result.flagged:
-        refs = _blame(sim, records, result.outcomes[flagged.index])
-        same.setdefault((tuple(map(str, refs)), flagged.message), []).append((flagged, refs))
-    for (_, message), group in same.items():
-        refs = group[0][1]
-        where = refs[0] if refs else (data_file or _data_file(records))
-        also = "".join(f"; also {ref}" for ref in refs[1:4]) + ("; …" if len(refs) > 4 else "")
-        seeds = ", ".join(str(flagged.seed) for flagged, _ in group[:3]) + (", …" if len(group) > 3 else "")
-        who = f"game with seed {seeds}" if len(group) == 1 else f"{len(group)} of {games} games (seeds {seeds})"
-        report.error(where, f"{who} {message}{also}", "play")
-    report.note(f"play: {result.finished} of {games} games by bots finished (seed {seed}, {result.players} players)")
-    for overrides in sim.variants(records):
-        _variant_stage(sim, records, report, overrides, max(6, games // 2), seed, players, max_steps)
-    return result
-
-
-def _variant_stage(sim: Simulation, records: Records, report: Report, overrides: tuple[tuple[str, str], ...],
-                   games: int, seed: int, players: int | None, max_steps: int) -> None:
-    """A variant that does not reach its own end: an error at its `rules` row when most games stop at a
-    safety cap (a few such games are the variant's, not a defect)."""
-    variant = with_rules(records, overrides)
-    result = simulate(sim, variant, games, seed, players or sim.default_players, max_steps=max_steps)
-    named = ", ".join(f"{name}={value}" for name, value in overrides)
-    capped = sum(1 for flagged in result.flagged if "cap" in flagged.message)
-    if 2 * capped > games:
-        where = next((ref for ref in blame_rows(records, {"blame": [["rules", overrides[0][0]]]})), None)
-        report.error(where or _data_file(records), f"with {named}, {capped} of {games} games by bots stopped at a "
-                     "safety cap instead of the variant's own end", "play")
-    report.note(f"play ({named}): {result.finished} of {games} games finished by the rules")
-
-
-def _blame(sim: Simulation, records: Records, outcome: dict) -> list:
-    try:
-        return list(sim.blame(records, outcome) or ())
-    except Exception:  # noqa: BLE001 - a failing blame must not hide the game's own problem
-        return []
-
-
-def _data_file(records: Records) -> str:
-    for rows in records.values():
-        for row in rows:
-            return row.ref.file
-    return "game data"
-
-
 def to_plain(result: SimulationResult) -> dict:
     """The result as JSON-ready data (for the build report), without the per-game outcomes."""
     data = asdict(result)
@@ -329,6 +267,6 @@ def to_plain(result: SimulationResult) -> dict:
     return data
 
 
-__all__ = ["Batch", "GameSource", "SimulationResult", "blame_rows", "check_settings", "with_rules", "flag_of", "game_seed",
-           "play", "play_batch", "play_stage", "replay", "run_batch", "simulate", "summarise", "to_plain",
+__all__ = ["Batch", "GameSource", "SimulationResult", "check_settings", "with_rules", "flag_of", "game_seed",
+           "play", "play_batch", "replay", "run_batch", "simulate", "summarise", "to_plain",
            "what_happened", "wilson"]

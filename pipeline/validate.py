@@ -1,4 +1,5 @@
-"""Stages 1–5 over a game's data: structure, cells, rows together, manifest, rules.
+"""The six validation stages over a game's data: structure, cells, rows together, manifest, rules, and play
+(a short seeded batch of bot games on the game's reference engine, with its variants).
 
 Each stage runs only if the ones before found no error, so an error is never drowned in its
 consequences; every problem of a stage is collected before deciding.
@@ -9,12 +10,31 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import PipelineError, Report, SourceRef
-from pipeline.games.base import GameModule, Records
+from pipeline.games.base import GameModule, Records, Simulation
+from pipeline.games.kit import blame_rows, with_rules
 from pipeline.manifest import COMPONENTS_SPEC, check_manifest
+from pipeline.progress import Progress
 from pipeline.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
 from pipeline.sheets import display_path, read_csv, read_workbook
+from pipeline.simulate import DEFAULT_MAX_STEPS, SimulationResult, simulate
 
-STAGES = ("structure", "cells", "rows", "manifest", "rules")
+STAGES = ("structure", "cells", "rows", "manifest", "rules", "play")
+PLAY_STAGE_GAMES = 20      # stage 6: a short seeded batch of bot games (shared/DESIGN.md)
+PLAY_STAGE_SEED = 2026
+
+
+def validate_game(game: GameModule, root: Path, report: Report, progress: Progress | None = None
+                  ) -> tuple[Records | None, SimulationResult | None]:
+    """Stages 1–6: the typed records (None when a stage failed) and stage 6's result (None without engine)."""
+    records = load_records(game, root, report)
+    if records is None or game.simulation is None:
+        return records, None
+    progress = progress or Progress()
+    progress.start(f"{game.id}: {PLAY_STAGE_GAMES} bot games", 1)
+    errors_before = len(report.errors)
+    result = check_play(game.simulation, records, report, games=PLAY_STAGE_GAMES, seed=PLAY_STAGE_SEED)
+    progress.advance()
+    return (None if len(report.errors) > errors_before else records), result
 
 
 def read_raw(game: GameModule, root: Path, report: Report) -> dict[str, RawSheet]:
@@ -99,3 +119,64 @@ def check_glyphs(game: GameModule, records: Records, root: Path, report: Report)
                     more = f" (and {len(chars) - 1} more of this cell)" if len(chars) > 1 else ""
                     report.warning(record.at(column), f"character {chars[0]!r} ({char_name(chars[0])}){more} {why}",
                                    "glyph")
+
+
+# --- stage 6: play -------------------------------------------------------------------------------------------
+
+def check_play(sim: Simulation | None, records: Records, report: Report, games: int = 20, seed: int = 0,
+               players: int | None = None, *, max_steps: int = DEFAULT_MAX_STEPS,
+               data_file: str | SourceRef | None = None) -> SimulationResult | None:
+    """Stage 6: a short seeded batch by the game's default bots. Each game that got stuck, hit a safety cap
+    or raised is one error [play], located at the rows sim.blame() names (else at the game's data file).
+    The game's own play checks (Simulation.play_checks) run first."""
+    if sim is None:
+        return None
+    sim.play_checks(records, report, sim)
+    if report.errors:
+        return None
+    result = simulate(sim, records, games, seed, players or sim.default_players, max_steps=max_steps)
+    # games that failed the same way at the same rows are one problem, with their seeds to replay
+    same: dict[tuple, list] = {}
+    for flagged in result.flagged:
+        refs = _blame(sim, records, result.outcomes[flagged.index])
+        same.setdefault((tuple(map(str, refs)), flagged.message), []).append((flagged, refs))
+    for (_, message), group in same.items():
+        refs = group[0][1]
+        where = refs[0] if refs else (data_file or _data_file(records))
+        also = "".join(f"; also {ref}" for ref in refs[1:4]) + ("; …" if len(refs) > 4 else "")
+        seeds = ", ".join(str(flagged.seed) for flagged, _ in group[:3]) + (", …" if len(group) > 3 else "")
+        who = f"game with seed {seeds}" if len(group) == 1 else f"{len(group)} of {games} games (seeds {seeds})"
+        report.error(where, f"{who} {message}{also}", "play")
+    report.note(f"play: {result.finished} of {games} games by bots finished (seed {seed}, {result.players} players)")
+    for overrides in sim.variants(records):
+        _variant_stage(sim, records, report, overrides, max(6, games // 2), seed, players, max_steps)
+    return result
+
+
+def _variant_stage(sim: Simulation, records: Records, report: Report, overrides: tuple[tuple[str, str], ...],
+                   games: int, seed: int, players: int | None, max_steps: int) -> None:
+    """A variant that does not reach its own end: an error at its `rules` row when most games stop at a
+    safety cap (a few such games are the variant's, not a defect)."""
+    variant = with_rules(records, overrides)
+    result = simulate(sim, variant, games, seed, players or sim.default_players, max_steps=max_steps)
+    named = ", ".join(f"{name}={value}" for name, value in overrides)
+    capped = sum(1 for flagged in result.flagged if "cap" in flagged.message)
+    if 2 * capped > games:
+        where = next((ref for ref in blame_rows(records, {"blame": [["rules", overrides[0][0]]]})), None)
+        report.error(where or _data_file(records), f"with {named}, {capped} of {games} games by bots stopped at a "
+                     "safety cap instead of the variant's own end", "play")
+    report.note(f"play ({named}): {result.finished} of {games} games finished by the rules")
+
+
+def _blame(sim: Simulation, records: Records, outcome: dict) -> list:
+    try:
+        return list(sim.blame(records, outcome) or ())
+    except Exception:  # noqa: BLE001 - a failing blame must not hide the game's own problem
+        return []
+
+
+def _data_file(records: Records) -> str:
+    for rows in records.values():
+        for row in rows:
+            return row.ref.file
+    return "game data"

@@ -390,7 +390,7 @@ def test_durations_are_compared_with_the_turns_the_engine_plays(records, monkeyp
     monkeypatch.setattr(checks_rules, "normal_turns", lambda pile, slots: pile + 6)
     row = type(normal)(normal.sheet, normal.ref, {**normal.values, "turns_per_player": 13}, normal.letters)
     report = Report()
-    checks_rules.check_rules(dict(records, durations=[row]), report, nba.SIMULATION)
+    checks_rules.check_durations_played(dict(records, durations=[row]), report, nba.SIMULATION)
     assert [str(p) for p in report.errors] == [
         f"{where(normal, 'turns_per_player')}: normal: the engine played 24 normal turns with a pile of 20 cards "
         "(bot game, seed 0), not 2 × 13 [durations]"]

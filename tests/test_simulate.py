@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 from pipeline import PROJECT_ROOT
 from pipeline.errors import PipelineError, Report, Severity, SourceRef
 from pipeline.render.fonts import default_fonts
-from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, play,
-                               play_stage, replay, simulate, summarise, to_plain, wilson)
+from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, play, replay, simulate,
+                               summarise, to_plain, wilson)
+from pipeline.validate import check_play
 from pipeline.simulation import load_simulation
 from pipeline.simulate_report import markdown, seat_rows, write_pdf
 from tests import toy_game
@@ -203,7 +204,7 @@ def test_replaying_a_flagged_seed_reproduces_the_game(capped):
 
 def test_play_stage_locates_a_stuck_game():
     report = Report()
-    result = play_stage(SIMULATION, toy_records(stuck=1), report, games=1, seed=0, max_steps=300)
+    result = check_play(SIMULATION, toy_records(stuck=1), report, games=1, seed=0, max_steps=300)
     assert result is not None and len(report.problems) == 1
     problem = report.problems[0]
     assert problem.rule == "play" and problem.severity is Severity.ERROR
@@ -214,7 +215,7 @@ def test_play_stage_locates_a_stuck_game():
 
 def test_play_stage_capped_game_names_the_cap_and_every_blamed_row():
     report = Report()
-    play_stage(SIMULATION, toy_records(stuck=0, target=99, max_rounds=2), report, games=2, seed=0)
+    check_play(SIMULATION, toy_records(stuck=0, target=99, max_rounds=2), report, games=2, seed=0)
     # both games failed the same way at the same rows: one problem, with the seeds to replay
     assert len(report.errors) == 1
     message = report.errors[0].message
@@ -224,7 +225,7 @@ def test_play_stage_capped_game_names_the_cap_and_every_blamed_row():
 
 def test_play_stage_engine_error_falls_back_to_the_data_file():
     report = Report()
-    play_stage(SIMULATION, toy_records(explode_round=3), report, games=3, seed=10)
+    check_play(SIMULATION, toy_records(explode_round=3), report, games=3, seed=10)
     assert [p.where for p in report.errors] == [FILE]
     assert report.errors[0].message.startswith("3 of 3 games (seeds 10000030, 10000031, 10000032) stopped at step")
     assert "the engine raised RuntimeError: toy engine exploded in round 3" in report.errors[0].message
@@ -232,10 +233,38 @@ def test_play_stage_engine_error_falls_back_to_the_data_file():
 
 def test_play_stage_clean_and_without_engine():
     report = Report()
-    result = play_stage(SIMULATION, toy_records(), report)
+    result = check_play(SIMULATION, toy_records(), report)
     assert report.problems == [] and result.games == 20 and result.players == 3 and result.seed == 0
     assert report.notes == ["play: 20 of 20 games by bots finished (seed 0, 3 players)"]
-    assert play_stage(None, {}, Report()) is None
+    assert check_play(None, {}, Report()) is None
+
+
+def test_play_stage_runs_the_games_own_play_checks_first(monkeypatch):
+    """Simulation.play_checks is the game's hook in stage 6 (NBA plays its durations table there): its error
+    stops the stage before the batch, and validate_game then returns no records."""
+    from dataclasses import replace
+
+    import pipeline.validate
+    from pipeline.validate import validate_game
+
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_records())
+    seen = []
+
+    def checks(records, report, simulation):
+        seen.append(simulation)
+        report.error(SourceRef(FILE, "rules", 2, "B", "value"), "this length is not what the engine plays", "durations")
+
+    sim = replace(SIMULATION, play_checks=checks)
+    report = Report()
+    assert check_play(sim, toy_records(), report) is None
+    assert seen == [sim] and [p.rule for p in report.problems] == ["durations"] and report.notes == []
+
+    game = replace(toy_game.toy_module("toy"), simulation=sim)
+    report = Report()
+    records, result = validate_game(game, PROJECT_ROOT, report)
+    assert records is None and result is None and [p.rule for p in report.errors] == ["durations"]
+    records, result = validate_game(replace(game, simulation=SIMULATION), PROJECT_ROOT, Report())
+    assert records is not None and result.games == 20
 
 
 # --- report -----------------------------------------------------------------------------------------------
@@ -349,7 +378,7 @@ def test_play_stage_flags_a_variant_whose_games_stop_at_the_cap():
     unreachable = (("target", 99), ("max_rounds", 2))           # the toy reads its rules rows untyped
     sim = replace(SIMULATION, variants=lambda records: ((("target", 12),), unreachable))
     report = Report()
-    play_stage(sim, toy_records(), report, games=8, seed=0)
+    check_play(sim, toy_records(), report, games=8, seed=0)
     assert [str(p) for p in report.errors] == [
         "sheets/toy.xlsx › rules › B2 (value): with target=99, max_rounds=2, 6 of 6 games by bots stopped at a "
         "safety cap instead of the variant's own end [play]"]

@@ -153,6 +153,9 @@ class Simulation:
     # the rulebook's disputed readings as (rules parameter, the other reading's value): `pnp simulate` replays
     # the same seeds with the other value and reports how often it changes the winner
     readings: Callable[[Records], Sequence[tuple[str, str]]] = lambda records: ()
+    # the game's own checks of stage 6, before the seeded batch: (records, report, this record) -> None, e.g. a
+    # table of game lengths compared with the length the engine plays
+    play_checks: Callable[[Records, Report, "Simulation"], None] = lambda records, report, simulation: None
 
 
 def other_readings(*choices: tuple[str, tuple[str, ...]]) -> Callable[[Records], list[tuple[str, str]]]:

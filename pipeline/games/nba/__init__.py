@@ -15,6 +15,7 @@ from pipeline.games.nba.bots import BOTS
 
 def game_module(root: Path) -> GameModule:
     from pipeline.games.nba import checks, components
+    from pipeline.games.nba.checks import rules
     from pipeline.games.nba.schema import DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
     from pipeline.manifest import COMPONENTS_SPEC
 
@@ -25,17 +26,17 @@ def game_module(root: Path) -> GameModule:
         sheets=(SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, COMPONENTS_SPEC),
         template_dir=root / "templates" / "nba",
         components=components.components,
-        rule_checks=staged_checks(checks.check_rows, _check_rules),
+        rule_checks=staged_checks(checks.check_rows, rules.check_rules),
         summary=_summary,
         simulation=SIMULATION,
     )
 
 
-def _check_rules(records: Records, report) -> None:
-    """Stage 5; the durations table is also played on the engine, through this game's simulation record."""
+def _play_checks(records: Records, report, simulation) -> None:
+    """Stage 6 first plays the durations table on the engine."""
     from pipeline.games.nba.checks import rules
 
-    rules.check_rules(records, report, SIMULATION)
+    rules.check_durations_played(records, report, simulation)
 
 
 def _summary(records: Records) -> list[str]:
@@ -87,4 +88,4 @@ READINGS = other_readings(("dice_cap_scope", ("per_skill", "per_tactic")), ("neg
                           ("end_rule", ("countdown6", "market_empty_literal")))
 
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, nominal=nominal,
-                        blame=blame_rows, readings=READINGS)
+                        blame=blame_rows, readings=READINGS, play_checks=_play_checks)

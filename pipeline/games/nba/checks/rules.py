@@ -26,14 +26,14 @@ COST_SLACK, VALUE_SLACK = 2, 1          # §7.4: cost ≈ clamp(B − 4, 2, 10),
 PLAYERS_PER_GAME = 2
 
 
-def check_rules(records: Records, report: Report, simulation=None) -> None:
-    """Stage 5. `simulation` (the game's Simulation record) also plays the durations table on the engine."""
+def check_rules(records: Records, report: Report) -> None:
+    """Stage 5 (stage 6 also plays the durations table on the engine: check_durations_played)."""
     params = read_parameters(records["rules"], RULE_PARAMETERS, report)
     _check_dice(records, report)
     _check_cost_curve(records, report)
     _check_market_setup(records, params, report)
     _check_complexities(records, report)
-    _check_durations(records, params, report, simulation)
+    _check_durations(records, params, report)
     _check_parameters(records, params, report)
     check_worked_example(records, report)
 
@@ -160,7 +160,7 @@ def _check_complexities(records: Records, report: Report) -> None:
 
 # --- durations and rule parameters ----------------------------------------------------------------------
 
-def _check_durations(records: Records, params: Parameters, report: Report, simulation=None) -> None:
+def _check_durations(records: Records, params: Parameters, report: Report) -> None:
     """2 × turns per player = the normal turns a pile plays (pile + 4 with 6 track slots, AMB-01/03); an even
     pile so that the second player plays the last normal turn; the source's misprint is a warning."""
     slots = params.values.get("track_slots", 6)
@@ -183,15 +183,16 @@ def _check_durations(records: Records, params: Parameters, report: Report, simul
     length = params.values.get("length")
     if length is not None and _pile_cards(records, params) is None:
         report.error(params.at("length"), f"no row {length!r} in sheet durations", "rules")
-    elif simulation is not None and not report.errors and params.values.get("end_rule") == "countdown6":
-        _check_durations_played(records, report, simulation)
 
 
-def _check_durations_played(records: Records, report: Report, simulation) -> None:
-    """The table against the engine itself: one seeded bot game per length must play 2 × turns_per_player
-    normal turns. (Under the literal end rule the length varies with the purchases: nothing to compare.)"""
+def check_durations_played(records: Records, report: Report, simulation) -> None:
+    """Stage 6 (Simulation.play_checks): the table against the engine itself, one seeded bot game per length
+    must play 2 × turns_per_player normal turns. (Under the literal end rule the length varies with the
+    purchases: nothing to compare.)"""
     from pipeline.simulate import play, with_rules
 
+    if read_parameters(records["rules"], RULE_PARAMETERS, Report()).values.get("end_rule") != "countdown6":
+        return
     for rec in records["durations"]:
         variant = with_rules(records, (("length", rec["length"]),))
         outcome = play(simulation, variant, PLAYERS_PER_GAME, 0, ("heuristic",) * PLAYERS_PER_GAME)
