@@ -12,11 +12,11 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.build_layout import Laid, check_bleed, has_ink_variant, lay_out
+from pipeline.build_layout import Laid, check_bleed, has_ink_variant, lay_out, plan
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games import load_game
-from pipeline.games.base import CardDeck, Component, GameModule, Records, RulebookSpec
+from pipeline.games.base import CardDeck, Component, GameModule, Records
 from pipeline.progress import Progress
 from pipeline.render.fonts import default_fonts
 from pipeline.validate import validate_game
@@ -59,26 +59,24 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
 
 def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bool, ...], report: Report,
                  progress: Progress) -> None:
+    """Every face of every component laid out, per ink variant; the sheets planned once per component."""
     from pipeline.render.faces import FaceRenderer
 
+    plans: dict[int, dict] = {}
     for ink in ink_variants:
         fonts = default_fonts().with_game_fonts(item.game.template_dir, config.root)
         renderer = FaceRenderer(config.root, item.game.template_dir, fonts, ink_saver=ink)
-        for component in item.components:
+        for index, component in enumerate(item.components):
             if ink and not has_ink_variant(component):
                 continue
             laid = lay_out(renderer, component, ink, report, progress)
             item.laid.append(laid)
-            if ink == ink_variants[0]:
-                check_bleed(renderer, component, report)
-            if isinstance(component, RulebookSpec) and not ink:
-                report.extend(_check_rulebook(item.game, component, laid.faces, config))
-
-
-def _check_rulebook(game: GameModule, spec: RulebookSpec, figures: dict, config: BuildConfig) -> list:
-    from pipeline.render.rulebook import check_rulebook
-
-    return check_rulebook(game.template_dir / spec.source, spec.context, figures, config.root)
+            if index in plans:
+                laid.plans = plans[index]
+                continue
+            check_bleed(renderer, component, report)
+            plan(item.game, laid, config, report)
+            plans[index] = laid.plans
 
 
 def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[PreparedGame]]:
@@ -89,7 +87,7 @@ def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Rep
 
 def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[str]]:
     """Validate then write; returns the report and the ids of the games written (none on failure)."""
-    from pipeline.build_write import write_component
+    from pipeline.kinds import kind_of
     from pipeline.report import write_game_report
 
     progress = progress or Progress()
@@ -100,7 +98,8 @@ def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report
         return report, []
     calibration = write_calibration_sheets(config)
     for item in prepared:
-        outputs = [entry for laid in item.laid for entry in write_component(item.game, laid, config, progress)]
+        outputs = [entry for laid in item.laid for entry in kind_of(laid.component).write(item.game, laid, config,
+                                                                                           progress)]
         write_game_report(item, config, report, outputs, calibration)
     return report, [item.game.id for item in prepared]
 

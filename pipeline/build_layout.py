@@ -1,90 +1,61 @@
-"""Lay out every face of every component before anything is written: a text that overflows, a template
-mistake or a broken rulebook chapter is a validation problem found here, with nothing on disk yet."""
+"""Lay out every face of every component, then plan its sheets for every paper, before anything is
+written: a text that overflows, a template mistake, a card or board no paper takes, or a broken rulebook
+chapter is a validation problem found here, with nothing on disk yet. What to do per kind is in
+pipeline/kinds/."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pipeline.config import BuildConfig
 from pipeline.errors import Report, SourceRef
+from pipeline.games.base import Component, FaceSpec
+from pipeline.kinds import kind_of
 from pipeline.progress import Progress
-from pipeline.games.base import BoardSpec, CardDeck, Component, DiceSpec, FaceSpec, PageSpec, RulebookSpec
-from pipeline.units import MM, PAPERS_MM, PRINT_BLEED_MM
+from pipeline.units import PRINT_BLEED_MM
 
 
 @dataclass
 class Laid:
-    """A component with its faces laid out, for one ink variant. `faces` by kind:
-    CardDeck -> (fronts, backs | None); BoardSpec -> the face; PageSpec -> list of faces;
-    DiceSpec -> LaidDice; RulebookSpec -> {figure name: face}."""
+    """A component with its faces laid out (in the shape its kind's lay_out gives) for one ink variant, and
+    its kind's plans by paper."""
 
     component: Component
     ink: bool
     faces: Any
+    plans: dict = field(default_factory=dict)
 
     @property
     def missing_art(self) -> set[str]:
-        return {art for face in _all_faces(self.faces) for art in face.missing_art}
-
-
-@dataclass
-class LaidDice:
-    """A DiceSpec laid out: each die's six faces (render.dice.DieFaces), their PNG names, and the net and
-    sticker plans of every paper (planned here, so a face too large for the paper stops the build)."""
-
-    dice: tuple
-    names: tuple[tuple[str, ...], ...]
-    plans: dict          # paper -> (NetPlan, StickerPlan)
-
-
-def _all_faces(faces: Any) -> list:
-    if isinstance(faces, LaidDice):
-        return [face for die in faces.dice for face in die.faces]
-    if isinstance(faces, dict):
-        return list(faces.values())
-    if isinstance(faces, tuple):
-        return [face for group in faces if group for face in group]
-    if isinstance(faces, list):
-        return faces
-    return [faces]
+        return {art for face in kind_of(self.component).faces_of(self.faces) for art in face.missing_art}
 
 
 def has_ink_variant(component: Component) -> bool:
     """Card sheets and boards get an ink-saver variant; write-on pages and rulebooks are ink-light already."""
-    return isinstance(component, (CardDeck, BoardSpec))
+    return kind_of(component).INK_VARIANT
 
 
 def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress) -> Laid:
     repeats: dict[tuple, list] = {}
-    if isinstance(component, CardDeck):
-        progress.start(f"layout {component.id}{' (ink saver)' if ink else ''}", len(component.fronts))
-        fronts = []
-        for face in component.fronts:
-            fronts.append(_layout_one(renderer, face, repeats))
-            progress.advance()
-        backs = [_layout_one(renderer, face, repeats) for face in component.backs] if component.backs else None
-        faces: Any = (fronts, backs)
-    elif isinstance(component, BoardSpec):
-        faces = _layout_one(renderer, replace(component.face, size_mm=component.size_mm), repeats)
-    elif isinstance(component, PageSpec):
-        faces = [_layout_one(renderer, face, repeats) for face in component.faces]
-    elif isinstance(component, DiceSpec):
-        faces = _lay_out_dice(renderer, component, repeats, report)
-    elif isinstance(component, RulebookSpec):
-        faces = {name: _layout_one(renderer, face, repeats) for name, face in component.figures.items()}
-    else:
-        raise TypeError(f"unknown component kind {type(component).__name__}")
+    faces = kind_of(component).lay_out(component, lambda face: _layout_one(renderer, face, repeats), progress, ink,
+                                       report)
     report.extend(_collapse(repeats))
     return Laid(component, ink, faces)
+
+
+def plan(game, laid: Laid, config: BuildConfig, report: Report) -> None:
+    """The kind's plans of every paper, kept on `laid` for the writer; what does not fit goes to `report`."""
+    laid.plans = kind_of(laid.component).plan(game, laid.component, laid.faces, config, report)
 
 
 def check_bleed(renderer, component: Component, report: Report) -> None:
     """Every card, token and board face goes to print services with 3 mm of artwork beyond its trim
     (after lay_out, which compiles the templates)."""
-    if not isinstance(component, (CardDeck, BoardSpec)):
+    kind = kind_of(component)
+    if not kind.PRINT_BLEED:
         return
-    faces = [component.face] if isinstance(component, BoardSpec) else [*component.fronts, *(component.backs or ())]
-    for template in dict.fromkeys(face.template for face in faces):
+    for template in dict.fromkeys(face.template for face in kind.spec_faces(component)):
         compiled = renderer.loaded(template)
         if compiled is None or (compiled.bleed or 0.0) >= PRINT_BLEED_MM - 1e-9:
             continue
@@ -93,29 +64,6 @@ def check_bleed(renderer, component: Component, report: Report) -> None:
         report.error(SourceRef(str(shown)), f"{component.id}: bleed is {compiled.bleed or 0:g} mm; card, token "
                      f"and board faces need {PRINT_BLEED_MM:g} mm for print services (`bleed: 3`, with the "
                      "background drawn out to it)", "template")
-
-
-def _lay_out_dice(renderer, spec: DiceSpec, repeats: dict[tuple, list], report: Report) -> LaidDice:
-    from pipeline.render.dice import DieFaces, plan_problems
-
-    dice, names, not_square = [], [], set()
-    for die in spec.dice:
-        faces = tuple(_layout_one(renderer, face, repeats) for face in die.faces)
-        for face, layout in zip(die.faces, faces):
-            if abs(layout.width - layout.height) > 0.01 and face.template not in not_square:
-                not_square.add(face.template)
-                report.error(face.ref or face.template, f"{spec.id}: face {face.label or face.name} is drawn "
-                             f"{layout.width / MM:.1f}×{layout.height / MM:.1f} mm by {face.template}: a "
-                             "die face must be square", "template")
-        dice.append(DieFaces(die.label, die.caption, die.count, faces))
-        names.append(tuple(face.name for face in die.faces))
-    plans, where = {}, spec.ref or f"{spec.id} (dice)"
-    for paper in PAPERS_MM:
-        nets, stickers, messages = plan_problems(paper, spec.face_mm, spec.sticker_mm, [d.count for d in dice])
-        for message in messages:
-            report.error(where, f"{spec.id}: {message}", "imposition")
-        plans[paper] = (nets, stickers)
-    return LaidDice(tuple(dice), tuple(names), plans)
 
 
 def _layout_one(renderer, face: FaceSpec, repeats: dict[tuple, list]):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-PAPERS = ("a4", "letter")
-FORMATS = ("pnp", "print", "png")
-BACKS = ("duplex", "foldover", "none")
+from pipeline.printing import Backs, Format, Paper
+
+PAPERS = tuple(paper.value for paper in Paper)
+FORMATS = tuple(format_.value for format_ in Format)
+BACKS = tuple(backs.value for backs in Backs)
 
 
 @dataclass(frozen=True)

@@ -7,60 +7,18 @@ import json
 
 from pipeline.config import BuildConfig
 from pipeline.errors import Report
+from pipeline.kinds import kind_named, kind_of
 from pipeline.output import atomic_write, sha256_file
 from pipeline.paperbill import bill_markdown, paper_bill
 
 
 def _how_to_print(entry: dict) -> str:
     """Paper, sides and what to cut: the components page a playtester reads before printing."""
-    kind = entry.get("kind", "cards")
     if entry["format"] == "print":
         return "print service: one face per page, 3 mm bleed, TrimBox/BleedBox set"
     if entry["format"] == "png":
         return "one PNG per face, 300 dpi, with bleed"
-    paper = f"{entry['paper'].upper()} at 100 %"
-    if entry.get("copies", 1) > 1:
-        paper += f", {entry['copies']} copies"
-    if kind == "board":
-        return (f"{paper}, single-sided; trim each tile at its dashed line, glue it over the shaded strip of "
-                f"its neighbour, matching the targets (see the page map)")
-    if kind == "pages":
-        return f"{paper}, single-sided; nothing to cut (print one per game or photocopy)"
-    if kind == "dice-nets":
-        return (f"{paper}, single-sided, on thin card; {entry.get('nets', '')} cube nets of "
-                f"{entry.get('face_mm', 0):g} mm, {entry.get('nets_per_page', '')} per page: cut the solid "
-                f"outline, fold the dashed lines, glue the grey tabs inside")
-    if kind == "dice-stickers":
-        return (f"{paper}, single-sided, on label paper; {entry.get('stickers', '')} stickers of "
-                f"{entry.get('sticker_mm', 0):g} mm for blank 16 mm dice: cut strips between the marks, then "
-                f"squares; opposite faces 1–6, 2–5, 3–4")
-    if kind == "rulebook":
-        return f"{paper}, double-sided (or single-sided), staple or keep in a folder; nothing to cut"
-    sided = {"duplex": "double-sided, flip on the long edge", "foldover": "single-sided, fold along the line",
-             "none": "single-sided"}.get(entry.get("backs_mode", "none"), "")
-    return f"{paper}, {sided}; cut along the marks"
-
-
-def _describe(component) -> dict:
-    from pipeline.games.base import BoardSpec, CardDeck, DiceSpec, PageSpec, RulebookSpec
-
-    if isinstance(component, CardDeck):
-        size = list(component.size_mm)
-        return {"kind": "cards", "count": len(component.fronts), "size_mm": size,
-                "backs": component.backs is not None}
-    if isinstance(component, BoardSpec):
-        return {"kind": "board", "count": component.copies, "size_mm": list(component.size_mm), "backs": False}
-    if isinstance(component, PageSpec):
-        return {"kind": "pages", "count": len(component.faces), "copies": component.copies,
-                "size_mm": list(component.size_mm),
-                "backs": False}
-    if isinstance(component, DiceSpec):
-        return {"kind": "dice", "count": sum(die.count for die in component.dice),
-                "size_mm": [component.face_mm, component.face_mm], "backs": False,
-                "dice": {die.label: die.count for die in component.dice}, "sticker_mm": component.sticker_mm}
-    if isinstance(component, RulebookSpec):
-        return {"kind": "rulebook", "count": 1, "size_mm": None, "backs": False}
-    return {"kind": type(component).__name__, "count": None, "size_mm": None, "backs": False}
+    return kind_named(entry.get("kind", "cards")).how_to_print(entry)
 
 
 def write_game_report(item, config: BuildConfig, report: Report, outputs: list[dict],
@@ -75,7 +33,7 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "validation": {"errors": 0, "warnings": [p.to_dict() for p in report.warnings
                                                    if str(p.where).startswith(tuple(i["path"] for i in inputs))]},
         "summary": item.summary,
-        "components": [{"id": c.id, "title": c.title, **_describe(c)} for c in item.components],
+        "components": [{"id": c.id, "title": c.title, **kind_of(c).describe(c)} for c in item.components],
         "play": _play_summary(item.play),
         "missing_art": missing,
         "outputs": outputs,

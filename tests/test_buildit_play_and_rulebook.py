@@ -10,9 +10,10 @@ import pdfplumber
 from pipeline.errors import Report
 from pipeline.games import load_game
 from pipeline.games.base import RulebookSpec
+from pipeline.printing import PrintOptions
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.rulebook import RulebookOptions, write_rulebook
+from pipeline.render.rulebook import write_rulebook
 from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook, run_cli
 
@@ -58,7 +59,7 @@ def _rulebook_text(root) -> str:
                for name, face in spec.figures.items()}
     buffer = BytesIO()
     write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures,
-                   RulebookOptions(paper="a4", game_title="Build It"), ROOT)
+                   PrintOptions(paper="a4", game_title="Build It"), ROOT)
     with pdfplumber.open(buffer) as pdf:
         return "\n".join(page.extract_text() or "" for page in pdf.pages)
 

@@ -20,17 +20,20 @@ import pikepdf
 import pytest
 
 from pipeline.build import build
-from pipeline.build_layout import Progress, lay_out
+from pipeline.build_layout import lay_out, plan
 from pipeline.config import BuildConfig
 from pipeline.errors import Report, SourceRef
+from pipeline.games import load_game
 from pipeline.games.base import DiceSpec, GameModule
 from pipeline.games.nba.components.dice import contrast, dice_components
 from pipeline.games.nba.schema import DICE_SHEET, SKILL_SHEET
 from pipeline.manifest import COMPONENTS_SPEC
-from pipeline.render.dice import DiceOptions, write_nets, write_stickers
+from pipeline.printing import PrintOptions
+from pipeline.progress import Progress
+from pipeline.render.dice import write_nets, write_stickers
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.pages import FITS_BOTH_MM, PageOptions, write_pages
+from pipeline.render.pages import FITS_BOTH_MM, write_pages
 from pipeline.schema import Record
 from tests.conftest import ROOT, copy_project
 from tests.printcheck import PDFCHECK
@@ -71,15 +74,17 @@ def laid():
     renderer = FaceRenderer(ROOT, ROOT / "templates" / "nba", default_fonts())
     report = Report()
     result = lay_out(renderer, dice, False, report, Progress()), lay_out(renderer, reference, False, report, Progress())
+    for laid_dice in result:
+        plan(load_game("nba", ROOT), laid_dice, BuildConfig(ROOT, ("nba",)), report)
     assert not report.problems, [str(p) for p in report.problems]
     return result
 
 
 def write(laid_dice, kind: str, paper: str) -> tuple[bytes, dict]:
-    nets, stickers = laid_dice.faces.plans[paper]
+    nets, stickers = laid_dice.plans[paper]
     buffer = io.BytesIO()
     writer, plan = (write_nets, nets) if kind == "nets" else (write_stickers, stickers)
-    info = writer(buffer, laid_dice.faces.dice, plan, DiceOptions(paper, "NBA Deck-Building", "Dés"))
+    info = writer(buffer, laid_dice.faces.dice, plan, PrintOptions(paper, "NBA Deck-Building", "Dés"))
     return buffer.getvalue(), info
 
 
@@ -328,7 +333,9 @@ def test_a_die_too_large_for_the_paper_is_a_located_problem(change, words):
     spec = replace(dice_components(records(1), {})[0], **change)
     renderer = FaceRenderer(ROOT, ROOT / "templates" / "nba", default_fonts())
     report = Report()
-    lay_out(renderer, spec, False, report, Progress())
+    laid_dice = lay_out(renderer, spec, False, report, Progress())
+    assert report.errors == []                  # laid out fine: the paper is what refuses it, when planned
+    plan(load_game("nba", ROOT), laid_dice, BuildConfig(ROOT, ("nba",)), report)
     errors = report.errors
     assert {p.rule for p in errors} == {"imposition"} and len(errors) == 2          # A4 and Letter
     assert all(str(p.where) == "sheets/nba.xlsx › dice" and words in p.message for p in errors)
@@ -338,7 +345,7 @@ def test_a_die_too_large_for_the_paper_is_a_located_problem(change, words):
 # --- the reference page ---------------------------------------------------------------------------------------
 def test_reference_page_reads_every_face_and_what_defence_cancels(laid, tmp_path):
     path = tmp_path / "reference.pdf"
-    write_pages(path, laid[1].faces, PageOptions("letter", "NBA Deck-Building", "Référence des dés"))
+    write_pages(path, laid[1].faces, PrintOptions("letter", "NBA Deck-Building", "Référence des dés"))
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         text, words = page.extract_text(), page.extract_words()

@@ -21,6 +21,7 @@ import pypdfium2 as pdfium
 import pytest
 import reportlab
 
+from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
 from tests.conftest import copy_project, run_cli
 
@@ -260,7 +261,7 @@ def test_rulebook_paragraphs_use_the_chain_too(tmp_path, fonts):
 
 
 def test_a_rulebook_in_russian_prints_its_title_headings_contents_and_running_header(tmp_path, fonts):
-    from pipeline.render.rulebook import RulebookOptions, write_rulebook
+    from pipeline.render.rulebook import write_rulebook
 
     folder = tmp_path / "templates" / "game" / "rules"
     folder.mkdir(parents=True)
@@ -276,7 +277,7 @@ def test_a_rulebook_in_russian_prints_its_title_headings_contents_and_running_he
         | Ёж | 3 |
         """), encoding="utf-8")
     buffer = BytesIO()
-    write_rulebook(buffer, folder, {}, {}, RulebookOptions(paper="a4", game_title="Полиглот", fonts=fonts), tmp_path)
+    write_rulebook(buffer, folder, {}, {}, PrintOptions(paper="a4", game_title="Полиглот", fonts=fonts), tmp_path)
     pages = [page.get_textpage().get_text_range() for page in pdfium.PdfDocument(buffer.getvalue())]
     assert "Полиглот" in pages[0]                                         # the title page
     assert "1. Подготовка к игре" in pages[1] and "1.1 Zażółć gęślą jaźń" in pages[1]      # the contents

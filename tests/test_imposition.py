@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from pipeline.errors import PipelineError
+from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
-from pipeline.render.imposition import SheetOptions, write_png, write_pnp, write_print
+from pipeline.render.imposition import write_png, write_pnp, write_print
 from pipeline.render.sheetplan import CARD_EDGE, MARK_EDGE, MARK_MIN, choose_plan, crop_marks
 from pipeline.units import MM, PAPERS_MM, mm
 
@@ -63,10 +64,10 @@ def deck(n: int, designs: int = 3, **size):
     return [front(i, **size) for i in range(n)], [back(i, designs, **size) for i in range(n)]
 
 
-def write(tmp_path, name, fronts, backs, **options) -> tuple[Path, dict]:
+def write(tmp_path, name, fronts, face_backs, **options) -> tuple[Path, dict]:
     path = tmp_path / f"{name}.pdf"
-    opts = SheetOptions(game_title="NBA", component_title="Joueurs", **options)
-    return path, write_pnp(path, fronts, backs, opts)
+    opts = PrintOptions(game_title="NBA", component_title="Joueurs", **options)
+    return path, write_pnp(path, fronts, face_backs, opts)
 
 
 # ----------------------------------------------------------------------------- reading geometry back
@@ -304,7 +305,7 @@ def test_header_and_footer_move_to_the_sides_when_only_side_room_is_left(tmp_pat
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_foldover_register_about_the_fold_line(tmp_path, paper):
     fronts, backs = deck(4)
-    path, info = write(tmp_path, "fold", fronts, backs, paper=paper, backs_mode="foldover")
+    path, info = write(tmp_path, "fold", fronts, backs, paper=paper, backs="foldover")
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         cards = cards_on(page)
@@ -346,7 +347,7 @@ def test_two_writes_are_byte_identical(tmp_path):
     outputs = []
     for _ in range(2):
         buffer = io.BytesIO()
-        write_pnp(buffer, fronts, backs, SheetOptions(paper="letter", game_title="NBA"))
+        write_pnp(buffer, fronts, backs, PrintOptions(paper="letter", game_title="NBA"))
         outputs.append(buffer.getvalue())
     assert outputs[0] == outputs[1]
     a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
@@ -402,7 +403,7 @@ def test_pdfcheck_passes_on_duplex_sheets(tmp_path, paper):
 
 @pytest.mark.skipif(not PDFCHECK.exists(), reason="shared pdfcheck tool not present")
 def test_pdfcheck_passes_on_foldover_and_print(tmp_path):
-    path, _ = write(tmp_path, "fold", *deck(5), paper="a4", backs_mode="foldover")
+    path, _ = write(tmp_path, "fold", *deck(5), paper="a4", backs="foldover")
     result = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", "a4", "--duplex", "off")
     assert result.returncode == 0, result.stdout
     fronts, backs = deck(3)
@@ -415,15 +416,15 @@ def test_pdfcheck_passes_on_foldover_and_print(tmp_path):
 def test_refusals(tmp_path):
     fronts, backs = deck(3)
     with pytest.raises(ValueError):
-        SheetOptions(paper="a3")
+        PrintOptions(paper="a3")
     with pytest.raises(ValueError):
-        SheetOptions(backs_mode="sideways")
+        PrintOptions(backs="sideways")
     with pytest.raises(PipelineError, match="3 fronts but 2 backs"):
-        write_pnp(tmp_path / "x.pdf", fronts, backs[:2], SheetOptions())
+        write_pnp(tmp_path / "x.pdf", fronts, backs[:2], PrintOptions())
     with pytest.raises(PipelineError, match="no cards"):
-        write_pnp(tmp_path / "x.pdf", [], None, SheetOptions())
+        write_pnp(tmp_path / "x.pdf", [], None, PrintOptions())
     with pytest.raises(PipelineError, match="does not fit"):
-        write_pnp(tmp_path / "x.pdf", [front(0, width=mm(200), height=mm(300))], None, SheetOptions())
+        write_pnp(tmp_path / "x.pdf", [front(0, width=mm(200), height=mm(300))], None, PrintOptions())
     assert not (tmp_path / "x.pdf").exists()
 
 

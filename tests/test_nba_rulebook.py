@@ -17,10 +17,11 @@ from pipeline.games.base import RulebookSpec
 from pipeline.games.nba.components import parameters
 from pipeline.games.nba.rulebook import rulebook, rulebook_context
 from pipeline.games.nba.rulebook.example import illustration, worked_example
+from pipeline.printing import PrintOptions
+from pipeline.render import rulebook_markdown as md
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render import rulebook_markdown as md
-from pipeline.render.rulebook import RulebookOptions, check_rulebook, write_rulebook
+from pipeline.render.rulebook import check_rulebook, write_rulebook
 from pipeline.render.rulebook_source import render_chapters
 from pipeline.units import MM, PAPERS_MM
 from pipeline.validate import load_records
@@ -53,7 +54,7 @@ def build(root: Path, paper: str, checks: bool = True) -> dict:
     folder = game.template_dir / spec.source
     problems = check_rulebook(folder, spec.context, figures, ROOT)
     buffer = BytesIO()
-    info = write_rulebook(buffer, folder, spec.context, figures, RulebookOptions(paper=paper, game_title=game.title),
+    info = write_rulebook(buffer, folder, spec.context, figures, PrintOptions(paper=paper, game_title=game.title),
                           ROOT)
     pdf = pypdfium2.PdfDocument(buffer.getvalue())    # pdfplumber would take seconds per page of board figures
     pages = [pdf[i].get_textpage().get_text_range().replace("\r\n", "\n") for i in range(len(pdf))]

@@ -15,6 +15,7 @@ from pipeline.errors import SourceRef
 from pipeline.games.base import BoardSpec, CardDeck, PageSpec
 from pipeline.games.nba.components.cards import card_components
 from pipeline.games.nba.schema import PLAYERS, RULE_PARAMETERS, TACTICS
+from pipeline.printing import PrintOptions
 from pipeline.render.art import natural_size
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
@@ -670,9 +671,9 @@ def test_workbook_sheets_pass_pdfcheck(workbook_parts, paper, tmp_path):
     import subprocess
     import sys
 
-    from pipeline.render.imposition import SheetOptions, write_pnp
-    from pipeline.render.pages import PageOptions, write_pages
-    from pipeline.render.tiling import TileOptions, write_board_pnp
+    from pipeline.render.imposition import write_pnp
+    from pipeline.render.pages import write_pages
+    from pipeline.render.tiling import write_board_pnp
 
     def pdfcheck(path, *args):
         result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", str(path), *args],
@@ -685,13 +686,13 @@ def test_workbook_sheets_pass_pdfcheck(workbook_parts, paper, tmp_path):
             fronts = [layout(f, ink_saver)[0] for f in part.fronts]
             backs = [layout(b, ink_saver)[0] for b in part.backs]
             path = tmp_path / f"{deck}-{ink_saver}.pdf"
-            write_pnp(path, fronts, backs, SheetOptions(paper=paper, ink_saver=ink_saver))
+            write_pnp(path, fronts, backs, PrintOptions(paper=paper, ink_saver=ink_saver))
             pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", paper)
         for board in ("court", "markets"):
             path = tmp_path / f"{board}-{ink_saver}.pdf"
-            write_board_pnp(path, layout(workbook_parts[board].face, ink_saver)[0], TileOptions(paper=paper))
+            write_board_pnp(path, layout(workbook_parts[board].face, ink_saver)[0], PrintOptions(paper=paper))
             pdfcheck(path, "--duplex", "off", "--paper", paper)
     for page in ("aid", "score-sheet"):
         path = tmp_path / f"{page}.pdf"
-        write_pages(path, [layout(f)[0] for f in workbook_parts[page].faces], PageOptions(paper=paper))
+        write_pages(path, [layout(f)[0] for f in workbook_parts[page].faces], PrintOptions(paper=paper))
         pdfcheck(path, "--duplex", "off", "--paper", paper)

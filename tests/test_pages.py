@@ -13,8 +13,9 @@ import pikepdf
 import pytest
 
 from pipeline.errors import PipelineError
+from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
-from pipeline.render.pages import FITS_BOTH_MM, PageOptions, usable_box, write_pages
+from pipeline.render.pages import FITS_BOTH_MM, usable_box, write_pages
 from pipeline.render.sheetplan import PAGE_MARGIN as MARGIN
 from pipeline.units import MM, PAPERS_MM, mm
 
@@ -53,7 +54,7 @@ class ScoreSheet:
 
 def write(tmp_path, faces, paper="a4", name="pages") -> tuple[Path, dict]:
     path = tmp_path / f"{name}.pdf"
-    options = PageOptions(paper=paper, game_title="Build It", component_title="Feuille de score")
+    options = PrintOptions(paper=paper, game_title="Build It", component_title="Feuille de score")
     return path, write_pages(path, faces, options)
 
 
@@ -129,7 +130,7 @@ def test_repeated_faces_are_one_form_and_writes_are_byte_identical(tmp_path):
     outputs = []
     for _ in range(2):
         buffer = io.BytesIO()
-        info = write_pages(buffer, faces, PageOptions(paper="letter", game_title="Build It"))
+        info = write_pages(buffer, faces, PrintOptions(paper="letter", game_title="Build It"))
         outputs.append(buffer.getvalue())
     assert info["forms"] == 1 and info["pages"] == 5
     assert outputs[0] == outputs[1]
@@ -161,7 +162,7 @@ def test_a_face_at_the_common_limit_fits_both_papers(tmp_path):
 
 def test_options_and_empty_input_are_refused(tmp_path):
     with pytest.raises(ValueError, match="paper"):
-        PageOptions(paper="a5")
+        PrintOptions(paper="a5")
     with pytest.raises(PipelineError, match="no pages"):
         write(tmp_path, [])
 

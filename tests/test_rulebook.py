@@ -15,9 +15,10 @@ import pypdfium2
 import pytest
 
 from pipeline.errors import PipelineError, Severity, SourceRef
+from pipeline.printing import PrintOptions
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.rulebook import RulebookOptions, check_rulebook, write_rulebook
+from pipeline.render.rulebook import check_rulebook, write_rulebook
 from pipeline.units import MM
 
 TOLERANCE = 0.1     # mm
@@ -140,8 +141,8 @@ def book(tmp_path_factory) -> dict:
     return built
 
 
-def options(paper: str) -> RulebookOptions:
-    return RulebookOptions(paper=paper, game_title="Banc d'essai", fonts=default_fonts())
+def options(paper: str) -> PrintOptions:
+    return PrintOptions(paper=paper, game_title="Banc d'essai", fonts=default_fonts())
 
 
 def pages_text(pdf: bytes) -> list[str]:

@@ -24,8 +24,9 @@ from pipeline.render import tiling
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.sheetplan import PAGE_MARGIN as MARGIN
-from pipeline.render.tiling import (TileOptions, _content, _frame, _map_group, plan_tiles, write_board_pnp,
+from pipeline.render.tiling import (_content, _frame, _map_group, plan_tiles, write_board_pnp,
                                     write_board_print)
+from pipeline.printing import PrintOptions
 from pipeline.units import MM, PAPERS_MM, mm
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
@@ -59,7 +60,7 @@ class StubBoard:
 
 def write(tmp_path, paper="a4", face=None, name=None, **options) -> tuple[Path, dict]:
     path = tmp_path / f"{name or paper}.pdf"
-    opts = TileOptions(paper=paper, game_title="Build It", component_title="Plateau", **options)
+    opts = PrintOptions(paper=paper, game_title="Build It", component_title="Plateau", **options)
     return path, write_board_pnp(path, face or StubBoard(), opts)
 
 
@@ -278,7 +279,7 @@ def test_page_map_header_and_calibration_footer(tmp_path, paper):
 def test_fonts_are_embedded_and_writes_are_byte_identical(tmp_path):
     outputs = []
     for _ in range(2):
-        write_board_pnp(buffer := io.BytesIO(), StubBoard(), TileOptions(paper="letter", game_title="Build It"))
+        write_board_pnp(buffer := io.BytesIO(), StubBoard(), PrintOptions(paper="letter", game_title="Build It"))
         outputs.append(buffer.getvalue())
     assert outputs[0] == outputs[1]
     with pikepdf.open(io.BytesIO(outputs[0])) as pdf:
@@ -379,9 +380,9 @@ def test_a_template_board_tiles_and_prints(tmp_path):
 
 def test_options_and_impossible_boards_are_refused(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="paper"):
-        TileOptions(paper="a3")
+        PrintOptions(paper="a3")
     with pytest.raises(ValueError, match="overlap"):
-        TileOptions(overlap_mm=2)
+        PrintOptions(overlap_mm=2)
     with pytest.raises(PipelineError, match="0×230 mm board cannot be tiled on a4 paper") as caught:
         write(tmp_path, "a4", StubBoard(width=0.0), name="flat")
     (problem,) = caught.value.problems

@@ -20,6 +20,7 @@ from pipeline.errors import PipelineError, Problem
 from pipeline.render.diceplan import (DIE_FACES, MARK_ZONE, STICKER_LABEL, NetPlan, NetShape, StickerGroup,
                                       StickerPlan, cube_net, outer_marks, page_frame, plan_nets,
                                       plan_stickers)
+from pipeline.printing import PrintOptions
 from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.glyphs import draw_string, fitted, string_width
 from pipeline.render.imposition import Face, _deliver
@@ -48,17 +49,6 @@ class DieFaces:
     caption: str                # the sticker group's title
     count: int
     faces: tuple[Face, ...]
-
-
-@dataclass(frozen=True)
-class DiceOptions:
-    paper: str = "a4"
-    game_title: str = ""
-    component_title: str = ""
-
-    def __post_init__(self):
-        if self.paper not in PAPERS_MM:
-            raise ValueError(f"unknown paper {self.paper!r} (use {', '.join(PAPERS_MM)})")
 
 
 # --- planning (before anything is written) ----------------------------------------------------------------
@@ -140,13 +130,13 @@ def _check(where: str, dice: Sequence[DieFaces]) -> None:
         raise PipelineError(problems)
 
 
-def _canvas(buffer, options: DiceOptions, fonts: FontSet):
+def _canvas(buffer, options: PrintOptions, fonts: FontSet):
     pw, ph = PAPERS_MM[options.paper]
     title = " · ".join(t for t in (options.game_title, options.component_title) if t)
     return new_canvas(buffer, (pw * MM, ph * MM), fonts, title=title)
 
 
-def _header(canvas, fonts: FontSet, frame, options: DiceOptions, what: str, page: int, pages: int) -> None:
+def _header(canvas, fonts: FontSet, frame, options: PrintOptions, what: str, page: int, pages: int) -> None:
     parts = [t for t in (options.game_title, options.component_title) if t] + [what, f"page {page}/{pages}"]
     draw_header(canvas, fonts, Band(frame.header, False), " · ".join(parts))
 
@@ -169,7 +159,7 @@ def _centred_text(canvas, fonts: FontSet, role: str, text: str, size: float, x: 
 
 # --- nets ------------------------------------------------------------------------------------------------
 
-def write_nets(target, dice: Sequence[DieFaces], plan: NetPlan, options: DiceOptions) -> dict:
+def write_nets(target, dice: Sequence[DieFaces], plan: NetPlan, options: PrintOptions) -> dict:
     """One cube net per die, the kinds one after the other, `plan.per_page` nets a page."""
     where = str(target) if isinstance(target, (str, Path)) else "dice nets"
     _check(where, dice)
@@ -249,7 +239,7 @@ def _polygon(canvas, points, stroke: bool, fill: bool) -> None:
 
 # --- stickers --------------------------------------------------------------------------------------------
 
-def write_stickers(target, dice: Sequence[DieFaces], plan: StickerPlan, options: DiceOptions) -> dict:
+def write_stickers(target, dice: Sequence[DieFaces], plan: StickerPlan, options: PrintOptions) -> dict:
     """Six stickers per die in rows (face 1..6 of a die side by side), grouped by kind, each row labelled,
     face numbers over the columns and crop marks around the page's grid."""
     where = str(target) if isinstance(target, (str, Path)) else "dice stickers"

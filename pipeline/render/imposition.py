@@ -16,7 +16,6 @@ from collections import Counter
 
 import io
 import itertools
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
@@ -26,10 +25,10 @@ from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import (FOOTER_NOTES, draw_fold_line, draw_footer, draw_header, draw_marks,
                                         footer_items)
+from pipeline.printing import PrintOptions
 from pipeline.render.sheetplan import CARD_EDGE, MARK_EDGE, Rect, SheetPlan, Slot, choose_plan, crop_marks
 from pipeline.units import MM, PAPERS_MM
 
-BACKS_MODES = ("duplex", "foldover", "none")
 SIZE_TOLERANCE = 0.01  # points: faces of one sheet must share a trim size
 
 
@@ -40,23 +39,6 @@ class Face(Protocol):
     bleed: float
 
     def draw(self, canvas) -> None: ...
-
-
-@dataclass(frozen=True)
-class SheetOptions:
-    paper: str = "a4"                                 # 'a4' | 'letter'
-    backs_mode: str = "duplex"                        # 'duplex' | 'foldover' | 'none'
-    back_offset_mm: tuple[float, float] = (0.0, 0.0)  # per-printer correction, back pages only
-    game_title: str = ""
-    component_title: str = ""
-    ink_saver: bool = False                           # only changes the header's wording
-    keep_bleed: bool = False                          # every face keeps its bleed, even if fewer fit
-
-    def __post_init__(self):
-        if self.paper not in PAPERS_MM:
-            raise ValueError(f"unknown paper {self.paper!r} (use {', '.join(PAPERS_MM)})")
-        if self.backs_mode not in BACKS_MODES:
-            raise ValueError(f"unknown backs mode {self.backs_mode!r} (use {', '.join(BACKS_MODES)})")
 
 
 class FaceForms:
@@ -102,22 +84,32 @@ class FaceForms:
         c.restoreState()
 
 
-def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, options: SheetOptions) -> dict:
-    """Home-printing card sheets; `backs[i]` is the back of `fronts[i]`. Returns what was laid out."""
-    where = _where(target)
-    mode = options.backs_mode if backs is not None else "none"
+def plan_pnp(fronts: Sequence[Face], backs: Sequence[Face] | None, options: PrintOptions,
+             where: str = "cards") -> SheetPlan:
+    """The sheet plan write_pnp will follow: PipelineError, before anything is drawn, when the faces do
+    not go together or a card fits no sheet of this paper."""
+    mode = options.backs if backs is not None else "none"
     _check_faces(where, fronts, backs if mode != "none" else None)
-    fonts = default_fonts()
     card = (fronts[0].width / MM, fronts[0].height / MM)
-    bleed = fronts[0].bleed / MM
-    paper = PAPERS_MM[options.paper]
     reserve = tuple(abs(v) for v in options.back_offset_mm) if mode == "duplex" else (0.0, 0.0)
-    plan = choose_plan(paper, card, bleed, foldover=mode == "foldover",
-                       footer_items=footer_items(fonts, mode), reserve=reserve, keep_bleed=options.keep_bleed)
+    plan = choose_plan(PAPERS_MM[options.paper], card, fronts[0].bleed / MM, foldover=mode == "foldover",
+                       footer_items=footer_items(default_fonts(), mode), reserve=reserve,
+                       keep_bleed=options.keep_bleed)
     if plan is None:
         raise PipelineError(Problem(where, f"a {card[0]:g}×{card[1]:g} mm card does not fit on "
                                     f"{options.paper} paper {CARD_EDGE:g} mm from the edge, with crop marks "
                                     f"{MARK_EDGE:g} mm from it", "imposition"))
+    return plan
+
+
+def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, options: PrintOptions,
+              plan: SheetPlan | None = None) -> dict:
+    """Home-printing card sheets; `backs[i]` is the back of `fronts[i]`; `plan` from plan_pnp (made here
+    when not given). Returns what was laid out."""
+    mode = options.backs if backs is not None else "none"
+    plan = plan or plan_pnp(fronts, backs, options, _where(target))
+    fonts = default_fonts()
+    paper = PAPERS_MM[options.paper]
     per_sheet = plan.per_page
     sheets = -(-len(fronts) // per_sheet)
     pages = sheets * (2 if mode == "duplex" else 1)
@@ -143,7 +135,7 @@ def write_pnp(target, fronts: Sequence[Face], backs: Sequence[Face] | None, opti
 class _SheetPage:
     """Draws the pages of one card-sheet PDF; keeps only the page counter between pages."""
 
-    def __init__(self, canvas, forms: FaceForms, fonts: FontSet, plan: SheetPlan, options: SheetOptions,
+    def __init__(self, canvas, forms: FaceForms, fonts: FontSet, plan: SheetPlan, options: PrintOptions,
                  mode: str, pages: int):
         self.canvas, self.forms, self.fonts, self.plan = canvas, forms, fonts, plan
         self.options, self.mode, self.pages = options, mode, pages

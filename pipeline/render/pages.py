@@ -18,11 +18,11 @@ Faces repeated by key (fifty copies of one score sheet) are drawn once as a form
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from pipeline.errors import PipelineError, Problem
+from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
 from pipeline.render.imposition import Face, FaceForms, _deliver
 from pipeline.render.pdf import new_canvas
@@ -32,17 +32,6 @@ from pipeline.units import MM, PAPERS_MM
 
 HEADER_BAND = LINE + BAND_GAP
 FIT_TOLERANCE = 0.01   # mm: a face designed at exactly the usable size fits despite float rounding
-
-
-@dataclass(frozen=True)
-class PageOptions:
-    paper: str = "a4"
-    game_title: str = ""
-    component_title: str = ""
-
-    def __post_init__(self):
-        if self.paper not in PAPERS_MM:
-            raise ValueError(f"unknown paper {self.paper!r} (use {', '.join(PAPERS_MM)})")
 
 
 def usable_box(paper: str) -> Rect:
@@ -59,11 +48,10 @@ def _fits_both() -> tuple[float, float]:
 FITS_BOTH_MM = _fits_both()
 
 
-def write_pages(target, faces: Sequence[Face], options: PageOptions) -> dict:
+def write_pages(target, faces: Sequence[Face], options: PrintOptions) -> dict:
     """One face per page, centred in the usable box, under a header "game · component · page i/n"."""
-    where = str(target) if isinstance(target, (str, Path)) else "pages"
     box = usable_box(options.paper)
-    _check(where, faces, box, options.paper)
+    check_pages(faces, options.paper, str(target) if isinstance(target, (str, Path)) else "pages")
     fonts = default_fonts()
     pw, ph = PAPERS_MM[options.paper]
     buffer = io.BytesIO()
@@ -89,8 +77,9 @@ def write_pages(target, faces: Sequence[Face], options: PageOptions) -> dict:
             "turned": turned, "forms": len(forms.names)}
 
 
-def _check(where: str, faces: Sequence[Face], box: Rect, paper: str) -> None:
-    """Every face that does not fit is named, all in one error."""
+def check_pages(faces: Sequence[Face], paper: str, where: str = "pages") -> None:
+    """Before anything is drawn: every face that does not fit this paper is named, all in one error."""
+    box = usable_box(paper)
     if not faces:
         raise PipelineError(Problem(where, "no pages to write", "imposition"))
     problems = []

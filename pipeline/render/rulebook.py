@@ -17,7 +17,7 @@ table of contents and "n" settle over a few passes (platypus multiBuild); the PD
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, Mapping
 
@@ -28,7 +28,8 @@ from reportlab.platypus.frames import Frame
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pipeline.errors import PipelineError, Problem, Severity
-from pipeline.render.fonts import FontSet, default_fonts
+from pipeline.printing import PrintOptions
+from pipeline.render.fonts import default_fonts
 from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.pdf import StreamingCanvas
 from pipeline.render.rulebook_flowables import FlowableBuilder, HeadingInfo, KeepHeading
@@ -45,14 +46,6 @@ COVER_FIGURE = "cover"
 MAX_PASSES = 8
 
 
-@dataclass(frozen=True)
-class RulebookOptions:
-    paper: str                      # "a4" | "letter"
-    game_title: str
-    subtitle: str = "Règles du jeu"
-    fonts: FontSet = field(default_factory=default_fonts)
-
-
 def check_rulebook(folder: Path, context: Mapping[str, Any], figures: Mapping[str, Any],
                    project_root: Path) -> list[Problem]:
     """Every problem writing this rulebook would meet (files, jinja2, figures), located; nothing is drawn."""
@@ -62,12 +55,12 @@ def check_rulebook(folder: Path, context: Mapping[str, Any], figures: Mapping[st
 
 
 def write_rulebook(target: str | Path | BinaryIO, folder: Path, context: Mapping[str, Any],
-                   figures: Mapping[str, Any], options: RulebookOptions, project_root: Path) -> dict:
+                   figures: Mapping[str, Any], options: PrintOptions, project_root: Path) -> dict:
     """Write the rulebook PDF to `target` (a path or a binary file object). Raises PipelineError when the
     sources have errors (run check_rulebook first to report them with everything else).
     Returns {"pages": n, "chapters": [titles], "figures": [names drawn, in order]}."""
-    if options.paper not in PAPERS_MM:
-        raise ValueError(f"unknown paper {options.paper!r} (known: {', '.join(PAPERS_MM)})")
+    if options.fonts is None:
+        options = replace(options, fonts=default_fonts())
     chapters, problems = render_chapters(Path(folder), context, Path(project_root))
     blocks, found = parse_rulebook(chapters, figures)
     errors = [p for p in problems + found if p.severity is Severity.ERROR]
@@ -163,7 +156,7 @@ class PageTotal(Flowable):
 class RulebookDocument(BaseDocTemplate):
     """Cover and body page templates; files headings in the TOC and the PDF outline; draws header/footer."""
 
-    def __init__(self, options: RulebookOptions):
+    def __init__(self, options: PrintOptions):
         self.options = options
         self.buffer = io.BytesIO()
         width, height = (side * MM for side in PAPERS_MM[options.paper])

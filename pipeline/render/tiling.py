@@ -36,9 +36,9 @@ from pipeline.render.pdf import new_canvas
 from pipeline.render.sheetdecor import TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
 from pipeline.render.sheetplan import (BAND_GAP, EPS, LINE, PAGE_MARGIN, MARK_GAP, MARK_LENGTHS, Band, Rect,
                                        footer_line_count)
+from pipeline.printing import PrintOptions
 from pipeline.units import MM, PAPERS_MM
 
-OVERLAP_RANGE = (4.0, 40.0)   # mm: below, no room to glue; above, paper wasted
 EDGE_BLEEDS = (3.0, 2.0, 1.0)  # board bleed kept beyond its outer trim, most preferred first
 CUT_ALLOWANCE = 2.0           # board printed past the cut line; also the glue zone's distance to it
 MAP_LONG = 30.0               # the page map's longer side
@@ -46,22 +46,6 @@ MAP_GAP = 4.0                 # between the tile's frame and the page map
 TARGET_RADIUS, TARGET_ARM = 1.5, 2.5
 HATCH_STEP, MAP_LABEL_SIZE = 2.0, 6.5   # mm between glue-zone hatches; pt, tile names in the page map
 CUT_LABEL, GLUE_LABEL, MAP_TITLE = "couper ici", "coller ici", "plan d'assemblage"
-
-
-@dataclass(frozen=True)
-class TileOptions:
-    paper: str = "a4"
-    game_title: str = ""
-    component_title: str = ""
-    overlap_mm: float = 10.0
-    ink_saver: bool = False           # only changes the header's wording
-
-    def __post_init__(self):
-        if self.paper not in PAPERS_MM:
-            raise ValueError(f"unknown paper {self.paper!r} (use {', '.join(PAPERS_MM)})")
-        low, high = OVERLAP_RANGE
-        if not low <= self.overlap_mm <= high:
-            raise ValueError(f"overlap {self.overlap_mm:g} mm is outside {low:g}–{high:g} mm")
 
 
 @dataclass(frozen=True)
@@ -229,9 +213,8 @@ def tile_name(col: int, row: int) -> str:
     return f"{column_letter(col + 1)}{row + 1}"
 
 
-def write_board_pnp(target, face: Face, options: TileOptions) -> dict:
-    """The board at 100 % on as few pages of `options.paper` as possible; see the module docstring."""
-    where = str(target) if isinstance(target, (str, Path)) else "board"
+def plan_board(face: Face, options: PrintOptions, where: str = "board") -> TilePlan:
+    """The tiles write_board_pnp will print: PipelineError, before anything is drawn, when none fit."""
     fonts = default_fonts()
     board, bleed = (face.width / MM, face.height / MM), face.bleed / MM
     paper = PAPERS_MM[options.paper]
@@ -241,6 +224,14 @@ def write_board_pnp(target, face: Face, options: TileOptions) -> dict:
     if plan is None:
         raise PipelineError(Problem(where, f"a {board[0]:g}×{board[1]:g} mm board cannot be tiled on "
                                     f"{options.paper} paper with a {options.overlap_mm:g} mm overlap", "tiling"))
+    return plan
+
+
+def write_board_pnp(target, face: Face, options: PrintOptions, plan: TilePlan | None = None) -> dict:
+    """The board at 100 % on as few pages of `options.paper` as possible (`plan` from plan_board, made here
+    when not given); see the module docstring."""
+    plan = plan or plan_board(face, options, str(target) if isinstance(target, (str, Path)) else "board")
+    fonts = default_fonts()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (plan.paper[0] * MM, plan.paper[1] * MM), fonts,
                         title=" · ".join(t for t in (options.game_title, options.component_title) if t))
@@ -275,7 +266,7 @@ def _placed(canvas, page: Rect, local: Rect, rotated: bool):
     canvas.restoreState()
 
 
-def _draw_tile(canvas, fonts: FontSet, plan: TilePlan, options: TileOptions, col, row, index, pages) -> None:
+def _draw_tile(canvas, fonts: FontSet, plan: TilePlan, options: PrintOptions, col, row, index, pages) -> None:
     win = plan.window(col, row)
     with _placed(canvas, plan.window_page, win, plan.rotated):
         canvas.saveState()

@@ -1,0 +1,55 @@
+"""Rulebooks (RulebookSpec): Markdown chapters with jinja2 and the game's figures, to A4 and Letter PDFs
+with a table of contents, page numbers and headers."""
+
+from __future__ import annotations
+
+from pipeline.config import BuildConfig
+from pipeline.errors import Report
+from pipeline.games.base import RulebookSpec
+from pipeline.kinds.files import paper_line, per_paper
+from pipeline.printing import PrintOptions
+
+SPEC = RulebookSpec
+NAME = "rulebook"
+INK_VARIANT = False
+PRINT_BLEED = False
+
+
+def lay_out(spec: RulebookSpec, layout, progress, ink: bool, report: Report) -> dict:
+    """{figure name: laid-out face}."""
+    return {name: layout(face) for name, face in spec.figures.items()}
+
+
+def faces_of(faces: dict) -> list:
+    return list(faces.values())
+
+
+def spec_faces(spec: RulebookSpec) -> list:
+    return list(spec.figures.values())
+
+
+def plan(game, spec: RulebookSpec, figures: dict, config: BuildConfig, report: Report) -> dict:
+    """Every chapter rendered and parsed once, before anything is written: a missing file, a jinja2 mistake
+    or an unknown figure is a located problem."""
+    from pipeline.render.rulebook import check_rulebook
+
+    report.extend(check_rulebook(game.template_dir / spec.source, spec.context, figures, config.root))
+    return {}
+
+
+def write(game, laid, config: BuildConfig, progress) -> list[dict]:
+    from pipeline.render.fonts import default_fonts
+    from pipeline.render.rulebook import write_rulebook
+
+    spec = laid.component
+    return per_paper(game, spec, config, progress, NAME, lambda buffer, paper: write_rulebook(
+        buffer, game.template_dir / spec.source, spec.context, laid.faces,
+        PrintOptions(paper=paper, game_title=game.title, fonts=default_fonts()), config.root))
+
+
+def describe(spec: RulebookSpec) -> dict:
+    return {"kind": NAME, "count": 1, "size_mm": None, "backs": False}
+
+
+def how_to_print(entry: dict) -> str:
+    return f"{paper_line(entry)}, double-sided (or single-sided), staple or keep in a folder; nothing to cut"
