@@ -165,11 +165,12 @@ def play_batch(sim: Simulation, records: Records, batch: Batch) -> list[dict]:
             for i, seed in enumerate(batch.seeds)]
 
 
-def check_settings(sim: Simulation, players: int, bots: tuple[str, ...] | None, games: int = 1
-                   ) -> tuple[str, ...]:
-    """The bot of every seat; ValueError with a user-facing message for impossible settings.
-    No bots: the game's first bot everywhere; one name: that bot everywhere; else one name per seat."""
-    fewest, most = sim.players
+def check_settings(sim: Simulation, players: int, bots: tuple[str, ...] | None, games: int = 1,
+                   records: Records | None = None) -> tuple[str, ...]:
+    """The bot of every seat; ValueError with a user-facing message for impossible settings (the player
+    range from `records` when the game reads it there). No bots: the game's first bot everywhere; one
+    name: that bot everywhere; else one name per seat."""
+    fewest, most = sim.player_range(records)
     if not fewest <= players <= most:
         raise ValueError(f"this game takes {fewest}–{most} players, not {players}")
     if not 1 <= games < GAME_SEED_STRIDE:
@@ -190,7 +191,7 @@ def simulate(sim: Simulation, records: Records, games: int, seed: int, players: 
              source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
     """Play `games` seeded games, in game order. With workers > 1 (and more than one batch) the batches run
     in spawned processes that rebuild the game from `source`: `sim` and `records` must be what it loads."""
-    seats = check_settings(sim, players, bots, games)
+    seats = check_settings(sim, players, bots, games, records)
     seeds = [game_seed(seed, i) for i in range(games)]
     batches = [Batch(source, first, tuple(seeds[first:first + BATCH_SIZE]), players, seats, max_steps)
                for first in range(0, games, BATCH_SIZE)]
@@ -254,7 +255,7 @@ def _in_processes(batches: list[Batch], workers: int, progress) -> list[dict]:
 def replay(sim: Simulation, records: Records, seed: int, players: int, bots: tuple[str, ...] | None = None,
            max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
     """Exactly the game a run played with this game seed (same players and bots)."""
-    seats = check_settings(sim, players, bots)
+    seats = check_settings(sim, players, bots, records=records)
     outcome = {"index": 0, **play(sim, records, players, seed, seats, max_steps)}
     return summarise([outcome], games=1, seed=seed, players=players, bots=seats, max_steps=max_steps,
                      nominal=dict(sim.nominal(records)), replay=True)

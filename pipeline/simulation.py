@@ -11,6 +11,7 @@ from pipeline import simulate as driver
 from pipeline.errors import PipelineError, Problem, Report
 from pipeline.games.base import GameModule, Records, Simulation
 from pipeline.games.kit import with_rules
+from pipeline.params import read_rules
 from pipeline.simulate_stats import SimulationResult
 
 
@@ -73,13 +74,15 @@ def load(request: Request, report: Report) -> Loaded | None:
             records = with_rules(records, request.rules)
         except ValueError as exc:
             raise SimulationUsage(f"--rule: {exc}") from None
-        module.rule_checks(records, report)
+        read_rules(records, module.rule_parameters, report)     # the changed values typed like workbook cells
+        if not report.errors:
+            module.rule_checks(records, report)
         records = None if report.errors else records
     if records is None:
         return None
     players = request.players or module.simulation.default_players
     try:
-        seats = driver.check_settings(module.simulation, players, request.bots, request.games)
+        seats = driver.check_settings(module.simulation, players, request.bots, request.games, records)
     except ValueError as exc:
         raise SimulationUsage(f"{exc} ({request.game})") from None
     return Loaded(request, module, records, players, seats)

@@ -13,6 +13,7 @@ from pipeline.errors import PipelineError, Report, SourceRef
 from pipeline.games.base import GameModule, Records, Simulation
 from pipeline.games.kit import blame_rows, with_rules
 from pipeline.manifest import COMPONENTS_SPEC, check_manifest
+from pipeline.params import read_rules
 from pipeline.progress import Progress
 from pipeline.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
 from pipeline.sheets import display_path, read_csv, read_workbook
@@ -68,6 +69,8 @@ def load_records(game: GameModule, root: Path, report: Report) -> Records | None
     if report.errors:
         return None
     records = {name: validate_sheet(spec, raw[name], report) for name, spec in specs.items()}   # stage 2
+    if game.rule_parameters:
+        read_rules(records, game.rule_parameters, report)       # typed once; later stages ask params.rules
     if report.errors:
         return None
     check_glyphs(game, records, root, report)

@@ -26,7 +26,7 @@ from pipeline.games.allstar.engine import (
     CHANCE, TERMINAL, GameData, State, arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house,
     is_straight, new_game, power, single_key, team_key,
 )
-from pipeline.games.allstar.engine.data import PARAMETERS, PHASE_NAMES
+from pipeline.games.allstar.engine.data import PHASE_NAMES
 from pipeline.games.allstar.engine.keys import decode
 from pipeline.games.allstar.schema import RULE_PARAMETERS
 
@@ -255,18 +255,6 @@ def test_every_worked_example_has_a_scenario():
 
 
 # --- data, parameters, setup --------------------------------------------------------------------------------
-
-def test_parameters_match_the_schema():
-    schema = {c.name: c for c in RULE_PARAMETERS}
-    assert tuple(PARAMETERS) == tuple(schema)
-    for name, spec in PARAMETERS.items():
-        column = schema[name]
-        assert spec[0] == column.type, name
-        if column.type == "enum":
-            assert spec[1:] == column.choices, name
-        if column.type == "int":
-            assert (spec[1], spec[2]) == (column.min, column.max), name
-
 
 @pytest.mark.parametrize("change, message", [
     ({"mode": "solo"}, "mode"), ({"max_steps": 5}, "max_steps"), ({"min_substitution": 5, "max_substitution": 4},

@@ -18,7 +18,7 @@ from pipeline.games import load_game
 from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot
 from tests.playout import assert_refused, play, sample, scenario_cases
 from pipeline.games.buildit.engine import CHANCE, TERMINAL, GameData, State, new_game, plot_index, plot_name
-from pipeline.games.buildit.engine.data import FREE, KINDS, PARAMETERS, PHASE_NAMES
+from pipeline.games.buildit.engine.data import FREE, KINDS, PHASE_NAMES
 from pipeline.games.buildit.schema import RULE_PARAMETERS
 from pipeline.params import read_parameters
 from pipeline.validate import load_records
@@ -113,10 +113,6 @@ def test_every_worked_example_has_a_scenario():
 
 
 # --- data, setup, interface -----------------------------------------------------------------------------------
-
-def test_parameter_names_match_the_schema():
-    assert PARAMETERS == tuple(c.name for c in RULE_PARAMETERS) and len(PARAMETERS) == 28
-
 
 def test_plot_names():
     assert plot_index("a1") == 0 and plot_index("c3") == 18 and plot_index("h8") == 63

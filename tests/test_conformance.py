@@ -31,14 +31,14 @@ def game(request):
     return request.param, module.simulation, records
 
 
-def _settings(sim):
-    low, high = sim.players
+def _settings(sim, records):
+    low, high = sim.player_range(records)
     return [(players, bot) for players in range(low, high + 1) for bot in sorted(sim.bots)]
 
 
 def test_seeded_playouts_keep_the_interface_and_end_by_the_rules(game):
     name, sim, records = game
-    for players, bot in _settings(sim):
+    for players, bot in _settings(sim, records):
         for seed in range(2):
             rng = random.Random(seed)
             bots = [sim.bots[bot](seat) for seat in range(players)]

@@ -21,10 +21,9 @@ import pipeline.games.nba as nba_play
 from pipeline.games.nba.bots import BOTS, HeuristicBot, RandomBot, cheapest_payment
 from pipeline.games.nba.engine import CHANCE, TERMINAL, State, new_game
 from pipeline.games.nba.engine.actions import minimal_payments
-from pipeline.games.nba.engine.data import DICE, PARAMETERS, SKILL_INDEX
+from pipeline.games.nba.engine.data import DICE, SKILL_INDEX
 from pipeline.games.nba.engine.rules import (attack_points, dice_to_roll, expected_best, normal_turns,
                                              offensive_rerolls, push_track, shift_track)
-from pipeline.games.nba.schema import RULE_PARAMETERS
 from tests.nba_fixture import PARAMS, fixture_data, fixture_rows
 from tests.playout import assert_refused, run, sample, scenario_cases, to_action
 
@@ -188,18 +187,6 @@ def test_every_worked_example_has_a_scenario():
 
 
 # --- data and parameters ------------------------------------------------------------------------------------
-
-def test_parameters_match_the_schema():
-    schema = {c.name: c for c in RULE_PARAMETERS}
-    assert tuple(PARAMETERS) == tuple(schema)
-    for name, spec in PARAMETERS.items():
-        column = schema[name]
-        assert spec[0] == column.type, name
-        if column.type == "enum":
-            assert spec[1:] == column.choices, name
-        if column.type == "int":
-            assert (spec[1], spec[2]) == (column.min, column.max), name
-
 
 @pytest.mark.parametrize("change, message", [
     ({"end_rule": "sudden_death"}, "end_rule"), ({"max_steps": 5}, "max_steps"), ({"hand_size": True}, "hand_size"),

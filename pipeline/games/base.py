@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from pipeline.errors import Report, SourceRef
-from pipeline.schema import Record, SheetSpec
+from pipeline.schema import Column, Record, SheetSpec
 
 MANIFEST_NAME = "game.yaml"       # a data-only game: templates/<game>/game.yaml (datagame.py)
 
@@ -143,7 +143,7 @@ class Simulation:
 
     new_game: Callable[[Records, int], GameState]
     bots: Mapping[str, Callable[[int], Bot]]     # name -> factory(seat)
-    players: tuple[int, int]                     # fewest, most
+    players: tuple[int, int] | Callable[[Records], tuple[int, int]]   # fewest, most; or read from the data
     default_players: int
     nominal: Callable[[Records], Mapping[str, float]] = lambda records: {}
     blame: Callable[[Records, dict], list[SourceRef]] = lambda records, outcome: []   # rows behind a stuck game
@@ -156,6 +156,14 @@ class Simulation:
     # the game's own checks of stage 6, before the seeded batch: (records, report, this record) -> None, e.g. a
     # table of game lengths compared with the length the engine plays
     play_checks: Callable[[Records, Report, "Simulation"], None] = lambda records, report, simulation: None
+
+    def player_range(self, records: Records | None = None) -> tuple[int, int]:
+        """Fewest and most players: from the data when the game reads them there (records given)."""
+        if callable(self.players):
+            if records is None:
+                raise ValueError("this game reads its player range from its data: give the records")
+            return tuple(self.players(records))
+        return self.players
 
 
 def other_readings(*choices: tuple[str, tuple[str, ...]]) -> Callable[[Records], list[tuple[str, str]]]:
@@ -213,3 +221,4 @@ class GameModule:
     inline_manifest: tuple[Mapping[str, Any], ...] = ()    # data-only games declare counts in game.yaml
     csv_sheet_names: Mapping[str, str] = field(default_factory=dict)   # csv file name -> sheet name
     simulation: Simulation | None = None     # games with a reference rules engine
+    rule_parameters: tuple[Column, ...] = ()  # the `rules` sheet's parameters, typed in stage 2 (schema.py)

@@ -1,10 +1,15 @@
 """Helpers every game shares, below the games and the driver alike (they import nothing of either): where a
-flagged game's blame points in the workbook, and the records with some rule parameters changed."""
+flagged game's blame points in the workbook, the records with some rule parameters changed, and the player
+range a rules sheet declares."""
 
 from __future__ import annotations
 
 from pipeline.errors import SourceRef
+from typing import Callable
+
 from pipeline.games.base import Records
+from pipeline.params import rules
+from pipeline.schema import Column
 
 
 def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:
@@ -36,3 +41,11 @@ def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
     rows = [replace(rec, values=MappingProxyType({**rec.values, "value": wanted[rec.get("parameter")]}))
             if rec.get("parameter") in wanted else rec for rec in records["rules"]]
     return {**records, "rules": rows}
+
+
+def players_from_rules(specs: tuple[Column, ...]) -> Callable[[Records], tuple[int, int]]:
+    """Simulation.players of a game whose rules sheet declares players_min and players_max."""
+    def player_range(records: Records) -> tuple[int, int]:
+        params = rules(records, specs)
+        return params["players_min"], params["players_max"]
+    return player_range

@@ -16,7 +16,7 @@ GAME_ID = "template"
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games._template import checks, components
+    from pipeline.games._template import checks, components, schema
     from pipeline.games._template.schema import RULES
     from pipeline.manifest import COMPONENTS_SPEC
 
@@ -30,6 +30,7 @@ def game_module(root: Path) -> GameModule:
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=SIMULATION,
+        rule_parameters=schema.RULE_PARAMETERS,
     )
 
 

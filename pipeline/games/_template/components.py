@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from pipeline.games._template.schema import RULE_PARAMETERS
 from pipeline.games.base import Component, Records
-from pipeline.params import read_parameters
+from pipeline.params import rules
 
 
 def parameters(records: Records) -> dict:
-    """The rules sheet, typed (stage 2 has reported its problems already)."""
-    from pipeline.errors import Report
-
-    return dict(read_parameters(records["rules"], RULE_PARAMETERS, Report()).values)
+    """The rules sheet, typed (read once, in stage 2)."""
+    return dict(rules(records, RULE_PARAMETERS).values)
 
 
 def components(records: Records) -> list[Component]:

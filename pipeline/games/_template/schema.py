@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pipeline.params import RULES_SHEET, parameter
+from pipeline.games._template.engine.data import PARAMETERS
+from pipeline.params import RULES_SHEET, rule_parameters
 
 RULES = RULES_SHEET
 
-RULE_PARAMETERS = (
-    parameter("target", "int", "Squares to reach.", min=2, max=100),
-    parameter("end_rule", "enum", "after_round (the round is finished) or at_once (the first to arrive wins).",
-              choices=("after_round", "at_once")),
-    parameter("max_rounds", "int", "Safety cap: rounds in one game.", min=1, max=1000),
-)
+RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
+    "target": "Squares to reach.",
+    "end_rule": "after_round (the round is finished) or at_once (the first to arrive wins).",
+    "max_rounds": "Safety cap: rounds in one game.",
+})

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from pipeline.games.allstar.bots import BOTS
 from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
-from pipeline.games.kit import blame_rows
+from pipeline.games.kit import blame_rows, players_from_rules
+from pipeline.games.allstar.schema import RULE_PARAMETERS
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.allstar import checks
+    from pipeline.games.allstar import checks, schema
     from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES, SYMBOLS,
                                                TIEBREAK_SIDES)
     from pipeline.manifest import COMPONENTS_SPEC
@@ -30,6 +31,7 @@ def game_module(root: Path) -> GameModule:
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=SIMULATION,
+        rule_parameters=schema.RULE_PARAMETERS,
     )
 
 
@@ -66,5 +68,6 @@ def new_game(records: Records, players: int):
 READINGS = other_readings(("swaps_per_round", ("per_team", "one_total")), ("playoff_weakest_by", ("power", "full_key")),
                           ("final_tiebreak_includes_ticket_bonus", ("yes", "no")))
 
-SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 6), default_players=4, blame=blame_rows,
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
+                        default_players=4, blame=blame_rows,
                         readings=READINGS)

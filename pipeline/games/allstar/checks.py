@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from pipeline.errors import Report, SourceRef
 from pipeline.games.base import Records
 from pipeline.games.allstar.schema import ATTRIBUTES, ICONS, RULE_PARAMETERS, SIDES
-from pipeline.params import Parameters, read_parameters
+from pipeline.params import Parameters, rules
 from pipeline.schema import Record, _suggest
 
 NUMBERS = tuple(range(1, 10))           # every species has one card of each number (§1)
@@ -61,7 +61,7 @@ def _reference(rec: Record, column: str, known: list[str], sheet: str, report: R
 # --- stage 5: the game's invariants ----------------------------------------------------------------------
 
 def check_rules(records: Records, report: Report) -> None:
-    params = read_parameters(records["rules"], RULE_PARAMETERS, report)
+    params = rules(records, RULE_PARAMETERS)
     low, high = _players(params)
     _check_species(records, report)
     _check_symbol_totals(records, report)
@@ -360,7 +360,7 @@ def _check_parameters(records: Records, params: Parameters, report: Report) -> N
 # --- `pnp validate allstar` ------------------------------------------------------------------------------
 
 def summary(records: Records) -> list[str]:
-    v = read_parameters(records["rules"], RULE_PARAMETERS, Report()).values
+    v = rules(records, RULE_PARAMETERS).values
     low, high = sorted((v.get("players_min", 2), v.get("players_max", 6)))
     spm, hand, rounds = v.get("species_per_manager", 2), v.get("hand_size", 6), v.get("rounds", 3)
     per_species = len(NUMBERS)

@@ -4,10 +4,9 @@ bus, supporter and ticket tokens, a player aid page and the rulebook. Templates 
 
 from __future__ import annotations
 
-from pipeline.errors import Report
 from pipeline.games.allstar.schema import RULE_PARAMETERS
 from pipeline.games.base import CardDeck, Component, FaceSpec, PageSpec, Records
-from pipeline.params import read_parameters
+from pipeline.params import rules
 
 POKER = (63.5, 88.9)
 LARGE = (88.0, 126.0)
@@ -32,7 +31,7 @@ MEDALS = ("or", "argent", "bronze")
 
 
 def parameters(records: Records) -> dict:
-    return dict(read_parameters(records["rules"], RULE_PARAMETERS, Report()).values)
+    return dict(rules(records, RULE_PARAMETERS).values)
 
 
 def colours() -> list[dict]:

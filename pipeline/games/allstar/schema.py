@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.params import RULES_SHEET, parameter
+from pipeline.games.allstar.engine.data import PARAMETERS
+from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
 ATTRIBUTES = ("symbol", "number", "species")
@@ -102,35 +103,30 @@ PLAYOFF_POINTS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-_p = parameter
 
 
-RULE_PARAMETERS = (
-    _p("players_min", "int", "Fewest managers.", min=2, max=6),
-    _p("players_max", "int", "Most managers.", min=2, max=6),
-    _p("rounds", "int", "Regular-season rounds (arenas revealed: 1, 2, 3…).", min=1, max=5),
-    _p("hand_size", "int", "Hockey cards dealt to each manager per round (standard draft).", min=2, max=12),
-    _p("team_size", "int", "Cards in a team.", min=2, max=8),
-    _p("species_per_manager", "int", "Species put in the deck per manager (standard draft).", min=1, max=3),
-    _p("tickets_2", "int", "Playoff tickets per manager with 2 managers.", min=0, max=4),
-    _p("tickets_3", "int", "Playoff tickets per manager with 3 managers.", min=0, max=4),
-    _p("tickets_4plus", "int", "Playoff tickets per manager with 4 to 6 managers.", min=0, max=4),
-    _p("ticket_bonus_2", "int", "Supporters per unused ticket with 2 managers.", min=0, max=20),
-    _p("ticket_bonus_3", "int", "Supporters per unused ticket with 3 managers.", min=0, max=20),
-    _p("swaps_per_round", "enum", "per_team (one swap per earlier team) or one_total.",
-       choices=("per_team", "one_total")),
-    _p("playoff_weakest_by", "enum", "power (ties go to a shootout) or full_key (the whole tie-break).",
-       choices=("power", "full_key")),
-    _p("min_substitution", "int", "Fewest cards replaced after a playoff confrontation.", min=1, max=5),
-    _p("max_substitution", "int", "Most cards replaced after a playoff confrontation.", min=1, max=5),
-    _p("mode", "enum", "2-manager game: heritage, duel or open_market, the rulebook's three modes for two "
-       "(002_, l.337-339); 3+ managers always play the pass draft.", choices=DUO_MODES),
-    _p("duo_hand_size", "int", "Hand size in the Heritage and Duel modes.", min=3, max=12),
-    _p("duo_species", "int", "Species in the deck for Heritage and Duel.", min=3, max=12),
-    _p("open_market_species", "int", "Species in the deck for Open Market.", min=3, max=12),
-    _p("final_tiebreak_includes_ticket_bonus", "bool", "The ticket bonus counts as playoff supporters in "
-       "the final tie-break."),
-    _p("track_length", "int", "Spaces on the Fan Zone supporter track (the second token marks laps).",
-       min=10, max=100),
-    _p("max_steps", "int", "Safety cap: engine steps in one game.", min=100, max=1000000),
-)
+RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
+    "players_min": "Fewest managers.",
+    "players_max": "Most managers.",
+    "rounds": "Regular-season rounds (arenas revealed: 1, 2, 3…).",
+    "hand_size": "Hockey cards dealt to each manager per round (standard draft).",
+    "team_size": "Cards in a team.",
+    "species_per_manager": "Species put in the deck per manager (standard draft).",
+    "tickets_2": "Playoff tickets per manager with 2 managers.",
+    "tickets_3": "Playoff tickets per manager with 3 managers.",
+    "tickets_4plus": "Playoff tickets per manager with 4 to 6 managers.",
+    "ticket_bonus_2": "Supporters per unused ticket with 2 managers.",
+    "ticket_bonus_3": "Supporters per unused ticket with 3 managers.",
+    "swaps_per_round": "per_team (one swap per earlier team) or one_total.",
+    "playoff_weakest_by": "power (ties go to a shootout) or full_key (the whole tie-break).",
+    "min_substitution": "Fewest cards replaced after a playoff confrontation.",
+    "max_substitution": "Most cards replaced after a playoff confrontation.",
+    "mode": "2-manager game: heritage, duel or open_market, the rulebook's three modes for two (002_, "
+        "l.337-339); 3+ managers always play the pass draft.",
+    "duo_hand_size": "Hand size in the Heritage and Duel modes.",
+    "duo_species": "Species in the deck for Heritage and Duel.",
+    "open_market_species": "Species in the deck for Open Market.",
+    "final_tiebreak_includes_ticket_bonus": "The ticket bonus counts as playoff supporters in the final tie-break.",
+    "track_length": "Spaces on the Fan Zone supporter track (the second token marks laps).",
+    "max_steps": "Safety cap: engine steps in one game.",
+})

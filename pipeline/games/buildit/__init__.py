@@ -11,11 +11,12 @@ from pathlib import Path
 
 from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
 from pipeline.games.buildit.bots import BOTS
-from pipeline.games.kit import blame_rows
+from pipeline.games.kit import blame_rows, players_from_rules
+from pipeline.games.buildit.schema import RULE_PARAMETERS
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.buildit import checks
+    from pipeline.games.buildit import checks, schema
     from pipeline.games.buildit.schema import CITIES, CONTRACTS, NORMAL_CARDS, RULES
     from pipeline.manifest import COMPONENTS_SPEC
 
@@ -29,6 +30,7 @@ def game_module(root: Path) -> GameModule:
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),
         summary=checks.summary,
         simulation=SIMULATION,
+        rule_parameters=schema.RULE_PARAMETERS,
     )
 
 
@@ -81,5 +83,6 @@ READINGS = other_readings(("build_cost_mode", ("per_plot", "flat")), ("city_poin
                           ("build_target", ("maximal", "any_connected_subset")), ("contract_match", ("exact", "contains")))
 
 
-SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 4), default_players=4,
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
+                        default_players=4,
                         nominal=nominal, blame=blame_rows, variants=variants, readings=READINGS)

@@ -10,7 +10,7 @@ from pipeline.errors import Report
 from pipeline.games.base import Records
 from pipeline.games.buildit.engine import geometry
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.params import read_parameters
+from pipeline.params import rules
 
 
 def check_rows(records: Records, report: Report) -> None:
@@ -32,7 +32,7 @@ def check_rows(records: Records, report: Report) -> None:
 
 
 def check_rules(records: Records, report: Report) -> None:
-    params = read_parameters(records["rules"], RULE_PARAMETERS, report)
+    params = rules(records, RULE_PARAMETERS)
     size = params.values.get("board_size", 8)
     for rec in records["contracts"]:
         _check_plan(rec, "plan", size, report, plots=rec["plots"])

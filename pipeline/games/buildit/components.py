@@ -4,10 +4,9 @@ contexts only. Every number printed comes from the workbook."""
 
 from __future__ import annotations
 
-from pipeline.errors import Report
 from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.params import read_parameters
+from pipeline.params import rules
 from pipeline.schema import expand
 
 POKER = (63.5, 88.9)
@@ -29,8 +28,8 @@ STATES = (("permit", "Permis", "P"), ("site", "Chantier", "S"), ("construction",
 
 
 def parameters(records: Records) -> dict:
-    """The rules sheet as typed values (validated in stage 5 already)."""
-    return dict(read_parameters(records["rules"], RULE_PARAMETERS, Report()).values)
+    """The rules sheet as typed values (read once, in stage 2)."""
+    return dict(rules(records, RULE_PARAMETERS).values)
 
 
 def components(records: Records) -> list[Component]:

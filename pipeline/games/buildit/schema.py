@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.params import RULES_SHEET, parameter
+from pipeline.games.buildit.engine.data import PARAMETERS
+from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
 REWARD_TYPES = ("gold", "points", "immunity")
@@ -72,41 +73,36 @@ NORMAL_CARDS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-_p = parameter
 
 
-RULE_PARAMETERS = (
-    _p("board_size", "int", "Plots per side of the square board.", min=3, max=20),
-    _p("rounds", "int", "Rounds before the game ends (calendar steps).", min=1, max=40),
-    _p("players_min", "int", "Fewest players.", min=1, max=8),
-    _p("players_max", "int", "Most players.", min=1, max=8),
-    _p("start_gold", "int", "Gold each player starts with.", min=0, max=100),
-    _p("income", "int", "Gold taken at the start of each turn.", min=0, max=20),
-    _p("start_hand", "int", "Normal cards dealt to each player at setup.", min=0, max=10),
-    _p("draw_per_turn", "int", "Cards drawn each turn.", min=0, max=5),
-    _p("permit_cost", "int", "Gold to buy a Permit.", min=0, max=20),
-    _p("site_cost", "int", "Gold to turn a Permit into a Site.", min=0, max=20),
-    _p("build_cost_mode", "enum", "per_plot (2 × plots, default) or flat (3 per build).",
-       choices=("per_plot", "flat")),
-    _p("build_cost_per_plot", "int", "Gold per plot when building (per_plot mode).", min=0, max=20),
-    _p("build_cost_flat", "int", "Gold per build (flat mode).", min=0, max=50),
-    _p("sale_price_permit", "int", "Gold for a Permit sold.", min=0, max=20),
-    _p("sale_price_site", "int", "Gold for a Site sold.", min=0, max=20),
-    _p("pawns_per_state", "int", "Pawns of each state (Permit, Site, Construction) per player.", min=1, max=64),
-    _p("coins", "int", "Gold coins in the box (the bank is unlimited in play).", min=0, max=500),
-    _p("city_points_timing", "enum", "on_build (won when a building is built: the rulebook, l.91) or end (on the "
-       "buildings still standing at the end).", choices=("on_build", "end")),
-    _p("build_target", "enum", "maximal (whole group of Sites) or any_connected_subset.",
-       choices=("maximal", "any_connected_subset")),
-    _p("contract_match", "enum", "exact (the whole building has the plan) or contains.",
-       choices=("exact", "contains")),
-    _p("allow_rotation", "bool", "Plans match when rotated."),
-    _p("allow_reflection", "bool", "Plans match when mirrored."),
-    _p("variant_auctions", "bool", "Variant: pawn sales to players at a negotiated price."),
-    _p("variant_contractual", "bool", "Variant: the calendar no longer ends the game."),
-    _p("variant_high_density", "bool", "Variant: the game ends when no plot is free."),
-    _p("end_when", "enum", "When two end variants are on: refuse (default) or all (both conditions).",
-       choices=("refuse", "all")),
-    _p("max_actions_per_turn", "int", "Safety cap: actions in one turn.", min=10, max=10000),
-    _p("max_rounds", "int", "Safety cap: rounds in variants without a calendar.", min=1, max=1000),
-)
+RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
+    "board_size": "Plots per side of the square board.",
+    "rounds": "Rounds before the game ends (calendar steps).",
+    "players_min": "Fewest players.",
+    "players_max": "Most players.",
+    "start_gold": "Gold each player starts with.",
+    "income": "Gold taken at the start of each turn.",
+    "start_hand": "Normal cards dealt to each player at setup.",
+    "draw_per_turn": "Cards drawn each turn.",
+    "permit_cost": "Gold to buy a Permit.",
+    "site_cost": "Gold to turn a Permit into a Site.",
+    "build_cost_mode": "per_plot (2 × plots, default) or flat (3 per build).",
+    "build_cost_per_plot": "Gold per plot when building (per_plot mode).",
+    "build_cost_flat": "Gold per build (flat mode).",
+    "sale_price_permit": "Gold for a Permit sold.",
+    "sale_price_site": "Gold for a Site sold.",
+    "pawns_per_state": "Pawns of each state (Permit, Site, Construction) per player.",
+    "coins": "Gold coins in the box (the bank is unlimited in play).",
+    "city_points_timing": "on_build (won when a building is built: the rulebook, l.91) or end (on the buildings still "
+        "standing at the end).",
+    "build_target": "maximal (whole group of Sites) or any_connected_subset.",
+    "contract_match": "exact (the whole building has the plan) or contains.",
+    "allow_rotation": "Plans match when rotated.",
+    "allow_reflection": "Plans match when mirrored.",
+    "variant_auctions": "Variant: pawn sales to players at a negotiated price.",
+    "variant_contractual": "Variant: the calendar no longer ends the game.",
+    "variant_high_density": "Variant: the game ends when no plot is free.",
+    "end_when": "When two end variants are on: refuse (default) or all (both conditions).",
+    "max_actions_per_turn": "Safety cap: actions in one turn.",
+    "max_rounds": "Safety cap: rounds in variants without a calendar.",
+})

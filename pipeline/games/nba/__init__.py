@@ -16,6 +16,7 @@ from pipeline.games.nba.bots import BOTS
 def game_module(root: Path) -> GameModule:
     from pipeline.games.nba import checks, components
     from pipeline.games.nba.checks import rules
+    from pipeline.games.nba import schema
     from pipeline.games.nba.schema import DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
     from pipeline.manifest import COMPONENTS_SPEC
 
@@ -29,6 +30,7 @@ def game_module(root: Path) -> GameModule:
         rule_checks=staged_checks(checks.check_rows, rules.check_rules),
         summary=_summary,
         simulation=SIMULATION,
+        rule_parameters=schema.RULE_PARAMETERS,
     )
 
 

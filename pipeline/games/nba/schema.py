@@ -3,7 +3,8 @@ rule parameters."""
 
 from __future__ import annotations
 
-from pipeline.params import RULES_SHEET, parameter
+from pipeline.games.nba.engine.data import PARAMETERS
+from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
 POSITIONS = ("MJ", "Ar", "Ai", "AF", "P")                 # French codes, printed on the cards
@@ -127,54 +128,46 @@ DURATIONS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-_p = parameter
-_YES = "yes/no."
 
-RULE_PARAMETERS = (
-    _p("length", "enum", "Game length: a row of the durations sheet.", choices=LENGTHS),
-    _p("end_rule", "enum", "countdown6 (the turn that reveals the last card starts 6 final turns) or "
-       "market_empty_literal (AMB-03).", choices=("countdown6", "market_empty_literal")),
-    _p("river_when_pile_empty", "enum", "shift_all (every track card moves one slot) or static (AMB-02).",
-       choices=("shift_all", "static")),
-    _p("market_sort_key", "enum", "Sort the Player pile by cost or by value, cheapest on top (AMB-05).",
-       choices=("cost", "value")),
-    _p("cost_window_min", "int", "Setup check: cheapest cost of the window.", min=0, max=15),
-    _p("cost_window_max", "int", "Setup check: dearest cost of the window.", min=0, max=15),
-    _p("cost_window_required", "int", "Setup check: cards of the pile that must cost within the window.",
-       min=0, max=50),
-    _p("track_slots", "int", "Slots of the Player track.", min=1, max=10),
-    _p("market_slots", "int", "Face-up slots of the Tactic market.", min=1, max=10),
-    _p("dice_cap", "int", "Most dice rolled per skill (or per tactic).", min=1, max=20),
-    _p("dice_cap_scope", "enum", "per_skill or per_tactic (AMB-08).", choices=("per_skill", "per_tactic")),
-    _p("reroll_divisor", "int", "Offensive rerolls = ceil((own RB − opponent RB) / this).", min=1, max=10),
-    _p("keep_mode", "enum", "up_to (keep at most the card's count) or exactly (AMB-18).",
-       choices=("up_to", "exactly")),
-    _p("negative_score", "enum", "clamp0 or allow_negative (AMB-12).", choices=("clamp0", "allow_negative")),
-    _p("fatigue_removed_to", "enum", "Fatigue removed by a substitution: box (out of the game: the rulebook's "
-       "\"éliminer\") or supply (back to the Fatigue pile) (AMB-14).", choices=("supply", "box")),
-    _p("fatigue_per_substitution", "int", "Fatigue cards one incoming player removes.", min=0, max=5),
-    _p("allow_free_tactic_discard", "bool", "Prepared tactics may be discarded without a replacement "
-       "(AMB-24). " + _YES),
-    _p("hand_size", "int", "Cards in hand at the end of a turn.", min=1, max=12),
-    _p("offence_slots", "int", "Offensive Tactic slots on the Court board.", min=1, max=6),
-    _p("defence_slots", "int", "Defensive Tactic slots on the Court board.", min=1, max=6),
-    _p("first_player", "enum", "random, or seat0 (the first seat always starts).", choices=("random", "seat0")),
-    _p("overtime_enabled", "bool", "A tie is played off in overtime. " + _YES),
-    _p("overtime_turns", "int", "Normal turns of an overtime (both players together).", min=2, max=20),
-    _p("overtime_max", "int", "Overtimes played before a draw is recorded.", min=0, max=10),
-    _p("variant_team_selection", "bool", "Expert 1: each player chooses a 17-card start. " + _YES),
-    _p("variant_draft", "bool", "Expert 2: the opening draft builds the pile and the mini-markets. " + _YES),
-    _p("variant_money_time", "bool", "Expert 3: Money-time in the last turns. " + _YES),
-    _p("draft_rounds", "int", "Draft rounds (Expert 2).", min=1, max=10),
-    _p("draft_mini_market", "int", "Cards each player keeps for the mini-market per round.", min=0, max=5),
-    _p("draft_common", "int", "Cards each player gives the common pile per round.", min=0, max=5),
-    _p("draft_box", "int", "Cards each player returns to the box per round.", min=0, max=5),
-    _p("team_min_substitutes", "int", "Expert 1: fewest Substitutes in the deck.", min=0, max=10),
-    _p("team_min_tactics", "int", "Expert 1: fewest base tactics in the deck.", min=0, max=10),
-    _p("team_deck_size", "int", "Expert 1: cards in the starting deck (Starters are on court).", min=1, max=20),
-    _p("money_time_turns", "int", "Money-time covers this many last normal turns.", min=1, max=20),
-    _p("money_time_free_def_rerolls", "int", "Free defensive rerolls per defence in Money-time.", min=0, max=10),
-    _p("clutch_players", "bool", "Evolution: +1 free offensive reroll per medal player on court in "
-       "Money-time. " + _YES),
-    _p("max_steps", "int", "Safety cap: engine steps in one game.", min=100, max=10000000),
-)
+RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
+    "length": "Game length: a row of the durations sheet.",
+    "end_rule": "countdown6 (the turn that reveals the last card starts 6 final turns) or market_empty_literal "
+        "(AMB-03).",
+    "river_when_pile_empty": "shift_all (every track card moves one slot) or static (AMB-02).",
+    "market_sort_key": "Sort the Player pile by cost or by value, cheapest on top (AMB-05).",
+    "cost_window_min": "Setup check: cheapest cost of the window.",
+    "cost_window_max": "Setup check: dearest cost of the window.",
+    "cost_window_required": "Setup check: cards of the pile that must cost within the window.",
+    "track_slots": "Slots of the Player track.",
+    "market_slots": "Face-up slots of the Tactic market.",
+    "dice_cap": "Most dice rolled per skill (or per tactic).",
+    "dice_cap_scope": "per_skill or per_tactic (AMB-08).",
+    "reroll_divisor": "Offensive rerolls = ceil((own RB − opponent RB) / this).",
+    "keep_mode": "up_to (keep at most the card's count) or exactly (AMB-18).",
+    "negative_score": "clamp0 or allow_negative (AMB-12).",
+    "fatigue_removed_to": 'Fatigue removed by a substitution: box (out of the game: the rulebook\'s "éliminer") or supply '
+        "(back to the Fatigue pile) (AMB-14).",
+    "fatigue_per_substitution": "Fatigue cards one incoming player removes.",
+    "allow_free_tactic_discard": "Prepared tactics may be discarded without a replacement (AMB-24). yes/no.",
+    "hand_size": "Cards in hand at the end of a turn.",
+    "offence_slots": "Offensive Tactic slots on the Court board.",
+    "defence_slots": "Defensive Tactic slots on the Court board.",
+    "first_player": "random, or seat0 (the first seat always starts).",
+    "overtime_enabled": "A tie is played off in overtime. yes/no.",
+    "overtime_turns": "Normal turns of an overtime (both players together).",
+    "overtime_max": "Overtimes played before a draw is recorded.",
+    "variant_team_selection": "Expert 1: each player chooses a 17-card start. yes/no.",
+    "variant_draft": "Expert 2: the opening draft builds the pile and the mini-markets. yes/no.",
+    "variant_money_time": "Expert 3: Money-time in the last turns. yes/no.",
+    "draft_rounds": "Draft rounds (Expert 2).",
+    "draft_mini_market": "Cards each player keeps for the mini-market per round.",
+    "draft_common": "Cards each player gives the common pile per round.",
+    "draft_box": "Cards each player returns to the box per round.",
+    "team_min_substitutes": "Expert 1: fewest Substitutes in the deck.",
+    "team_min_tactics": "Expert 1: fewest base tactics in the deck.",
+    "team_deck_size": "Expert 1: cards in the starting deck (Starters are on court).",
+    "money_time_turns": "Money-time covers this many last normal turns.",
+    "money_time_free_def_rerolls": "Free defensive rerolls per defence in Money-time.",
+    "clutch_players": "Evolution: +1 free offensive reroll per medal player on court in Money-time. yes/no.",
+    "max_steps": "Safety cap: engine steps in one game.",
+})

@@ -25,8 +25,8 @@ DUO_MODES = MODES[1:]          # what the `mode` parameter may name: the ruleboo
 SPECIAL_FLAGS = {"straight_beats_5": STRAIGHT, "full_house_beats_5": FULL_HOUSE, "all_symbols_beats_5": ALL_SYMBOLS}
 SPECIAL_TIER = 1_000_000    # added to a special team's integer key: the tier above every team_key (§3.3)
 
-# The names, types and ranges of schema.RULE_PARAMETERS (schema.py imports pipeline.schema, so the engine
-# cannot import it; tests/test_allstar_engine.py checks that both lists agree).
+# The rule parameters' one declaration: names, types and ranges (schema.py adds the designer's docs and
+# builds the `rules` sheet's columns from it; the engine refuses a bad value on its own).
 PARAMETERS = {
     "players_min": ("int", 2, 6), "players_max": ("int", 2, 6), "rounds": ("int", 1, 5),
     "hand_size": ("int", 2, 12), "team_size": ("int", 2, 8), "species_per_manager": ("int", 1, 3),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pipeline.games.buildit.engine import geometry
+from pipeline.games.engine_common import check_typed_params
 
 CHANCE, TERMINAL = -1, -2
 FREE = -1
@@ -22,19 +23,19 @@ PHASE_NAMES = ("setup_city", "setup_deal", "setup_first", "draw", "draw_chance",
 CHANCE_PHASES = frozenset((SETUP_CITY, SETUP_DEAL, SETUP_FIRST, DRAW_CHANCE, THEFT))
 END_REASONS = ("calendar", "contracts", "high_density", "all", "cap")
 
-# The 28 names of schema.RULE_PARAMETERS (schema.py imports pipeline.schema, so the engine cannot import it;
-# tests/test_buildit_engine.py checks that both lists agree).
-PARAMETERS = (
-    "board_size", "rounds", "players_min", "players_max", "start_gold", "income", "start_hand", "draw_per_turn",
-    "permit_cost", "site_cost", "build_cost_mode", "build_cost_per_plot", "build_cost_flat", "sale_price_permit",
-    "sale_price_site", "pawns_per_state", "coins", "city_points_timing", "build_target", "contract_match",
-    "allow_rotation", "allow_reflection", "variant_auctions", "variant_contractual", "variant_high_density",
-    "end_when", "max_actions_per_turn", "max_rounds",
-)
-_CHOICES = {
-    "build_cost_mode": ("per_plot", "flat"), "city_points_timing": ("end", "on_build"),
-    "build_target": ("maximal", "any_connected_subset"), "contract_match": ("exact", "contains"),
-    "end_when": ("refuse", "all"),
+# The rule parameters' one declaration: names, types and ranges (schema.py adds the designer's docs and
+# builds the `rules` sheet's columns from it; the engine refuses a bad value on its own).
+PARAMETERS = {
+    "board_size": ("int", 3, 20), "rounds": ("int", 1, 40), "players_min": ("int", 1, 8),
+    "players_max": ("int", 1, 8), "start_gold": ("int", 0, 100), "income": ("int", 0, 20),
+    "start_hand": ("int", 0, 10), "draw_per_turn": ("int", 0, 5), "permit_cost": ("int", 0, 20),
+    "site_cost": ("int", 0, 20), "build_cost_mode": ("enum", "per_plot", "flat"),
+    "build_cost_per_plot": ("int", 0, 20), "build_cost_flat": ("int", 0, 50), "sale_price_permit": ("int", 0, 20),
+    "sale_price_site": ("int", 0, 20), "pawns_per_state": ("int", 1, 64), "coins": ("int", 0, 500),
+    "city_points_timing": ("enum", "on_build", "end"), "build_target": ("enum", "maximal", "any_connected_subset"),
+    "contract_match": ("enum", "exact", "contains"), "allow_rotation": ("bool",), "allow_reflection": ("bool",),
+    "variant_auctions": ("bool",), "variant_contractual": ("bool",), "variant_high_density": ("bool",),
+    "end_when": ("enum", "refuse", "all"), "max_actions_per_turn": ("int", 10, 10000), "max_rounds": ("int", 1, 1000),
 }
 
 # Card behaviour keys on the `model` column.
@@ -137,13 +138,8 @@ class Pile:
 
 
 def check_params(params: dict) -> None:
-    """Every parameter present with a known value; variants that contradict each other refused (BI-A7)."""
-    missing = [name for name in PARAMETERS if name not in params]
-    if missing:
-        raise ValueError(f"missing rule parameters: {', '.join(missing)}")
-    for name, choices in _CHOICES.items():
-        if params[name] not in choices:
-            raise ValueError(f"rule parameter {name} = {params[name]!r} is not one of {', '.join(choices)}")
+    """Every parameter present, typed and in range; variants that contradict each other refused (BI-A7)."""
+    check_typed_params(PARAMETERS, params)
     if params["variant_contractual"] and params["variant_high_density"] and params["end_when"] == "refuse":
         raise ValueError("variants_conflict: variant_contractual and variant_high_density both redefine the end "
                          "of the game (BI-A7); set end_when to all to require both")

@@ -14,7 +14,7 @@ from pipeline.games.nba.checks import STARTING_SETS, positions, rows_of, sheet_r
 from pipeline.games.nba.checks.example import check_worked_example
 from pipeline.games.nba.engine.rules import normal_turns
 from pipeline.games.nba.schema import DEFENCE_SKILLS, POSITIONS, RULE_PARAMETERS, SKILLS, STATUS
-from pipeline.params import Parameters, read_parameters
+from pipeline.params import Parameters, rules
 from pipeline.schema import Record
 
 SEED_FACES = {"3P": (0, 0, 0, 2, 6, 9), "IN": (0, 0, 2, 4, 6, 7), "PE": (0, 2, 3, 4, 6, 6),    # §2.1, DICE-01
@@ -28,7 +28,7 @@ PLAYERS_PER_GAME = 2
 
 def check_rules(records: Records, report: Report) -> None:
     """Stage 5 (stage 6 also plays the durations table on the engine: check_durations_played)."""
-    params = read_parameters(records["rules"], RULE_PARAMETERS, report)
+    params = rules(records, RULE_PARAMETERS)
     _check_dice(records, report)
     _check_cost_curve(records, report)
     _check_market_setup(records, params, report)
@@ -191,7 +191,7 @@ def check_durations_played(records: Records, report: Report, simulation) -> None
     purchases: nothing to compare.)"""
     from pipeline.simulate import play, with_rules
 
-    if read_parameters(records["rules"], RULE_PARAMETERS, Report()).values.get("end_rule") != "countdown6":
+    if rules(records, RULE_PARAMETERS).values.get("end_rule") != "countdown6":
         return
     for rec in records["durations"]:
         variant = with_rules(records, (("length", rec["length"]),))

@@ -3,14 +3,13 @@ boards and sheets (cards.py), the dice (dice.py) and the rulebook (../rulebook/)
 
 from __future__ import annotations
 
-from pipeline.errors import Report
 from pipeline.games.base import Component, Records
 from pipeline.games.nba.schema import RULE_PARAMETERS
-from pipeline.params import read_parameters
+from pipeline.params import rules
 
 
 def parameters(records: Records) -> dict:
-    return dict(read_parameters(records["rules"], RULE_PARAMETERS, Report()).values)
+    return dict(rules(records, RULE_PARAMETERS).values)
 
 
 def components(records: Records) -> list[Component]:

@@ -26,8 +26,8 @@ PLAYER, TACTIC, FATIGUE = 0, 1, 2            # card kinds
 SKILL_INDEX = {s: i for i, s in enumerate(SKILLS)}
 RB, GI = SKILL_INDEX["RB"], SKILL_INDEX["GI"]
 
-# The names, types and ranges of schema.RULE_PARAMETERS (schema.py imports pipeline.schema, so the engine
-# cannot import it; tests/test_nba_engine.py checks that both lists agree).
+# The rule parameters' one declaration: names, types and ranges (schema.py adds the designer's docs and
+# builds the `rules` sheet's columns from it; the engine refuses a bad value on its own).
 PARAMETERS = {
     "length": ("enum",) + LENGTHS,
     "end_rule": ("enum", "countdown6", "market_empty_literal"),
