@@ -1,101 +1,27 @@
 """All-Star Draft's rules engine and bots: the worked examples of all-star-draft.md §4 as scenario files
-(tests/cases/allstar/*.json, one parametrised test), the pure ranking functions, then properties over many
+(tests/cases/allstar/*.json, run by tests/test_scenarios.py), the pure ranking functions, then properties over many
 seeded games for 2 to 6 managers and every 2-manager mode.
 
-The games run on a small fixture built here that follows the workbook's conventions (species ids bear, duck,
-horse, panda, caribou, owl, fox, wolf + 4; symbols stick > puck > skate > helmet > glove; numbers 9..1;
-Caribou above Horse; gold symbol / silver number / bronze species on the 2-4 side, gold symbol / silver
-species / bronze number on the 5-6 side; playoff points 11 + 4 x (N - rank)), so that these tests do not wait
-for sheets/allstar.xlsx; one test plays the real workbook when it loads.
+The games run on the fixture of tests/allstar_fixture.py (independent of sheets/allstar.xlsx); one test plays
+the real workbook when it loads. The scenario files run in tests/test_scenarios.py.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 
-from pipeline import PROJECT_ROOT
 from pipeline.games.allstar.bots import BOTS, DraftBot, RandomBot, best_team
-from tests.playout import assert_refused, play, run, sample, scenario_cases, to_action
 from pipeline.games.allstar.engine import (
     CHANCE, TERMINAL, GameData, State, arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house,
     is_straight, new_game, power, single_key, team_key,
 )
 from pipeline.games.allstar.engine.data import PHASE_NAMES
-from pipeline.games.allstar.engine.keys import decode
-from pipeline.games.allstar.schema import RULE_PARAMETERS
-
-CASES = Path(__file__).parent / "cases" / "allstar"
-WORKBOOK = PROJECT_ROOT / "sheets" / "allstar.xlsx"
-OUTCOME_KEYS = {"scores", "rounds", "turns", "end_reason", "cap", "blame", "counters", "playoff", "mode"}
-
-# --- the fixture ---------------------------------------------------------------------------------------------
-
-SPECIES = ("bear", "duck", "horse", "panda", "caribou", "owl", "fox", "wolf", "lynx", "moose", "seal", "hare")
-SPECIES_ORDER = ("caribou", "bear", "duck", "panda", "horse", "owl", "fox", "wolf", "lynx", "moose", "seal", "hare")
-SYMBOLS = ("stick", "puck", "skate", "helmet", "glove")           # strongest first
-# The cards the worked examples name, with the symbols they give them (ASD-T1 gives caribou_2 a Stick, ASD-T10
-# a Puck: the fixture follows T10, T1's scenario overrides it).
-NAMED = {
-    "bear_4": "stick", "duck_4": "puck", "horse_4": "skate", "panda_7": "helmet", "duck_9": "glove",
-    "duck_1": "stick", "duck_3": "puck", "duck_5": "skate", "duck_6": "helmet", "duck_8": "glove",
-    "bear_1": "puck", "horse_2": "puck", "owl_5": "puck", "fox_7": "stick", "wolf_9": "glove",
-    "bear_2": "stick", "bear_3": "skate", "bear_6": "glove", "panda_8": "helmet",
-    "horse_9": "puck", "caribou_2": "puck",
-}
-ARENAS = [  # id, p1..p6, icons
-    ("centre_bell", 13, 10, 7, 5, 3, 1, ""), ("glace_nord", 12, 9, 6, 4, 2, 1, ""),
-    ("patinoire_ouest", 10, 8, 6, 4, 2, 0, ""), ("forum", 9, 7, 5, 3, 2, 1, ""),
-    ("pingouins", 8, 6, 4, 3, 2, 1, ""), ("lac_gele", 11, 8, 5, 3, 1, 0, ""),
-    ("dome_bleu", 14, 10, 6, 3, 1, 0, ""), ("aurore", 10, 7, 5, 3, 2, 1, "straight_beats_5"),
-    ("chalet", 10, 7, 5, 3, 2, 1, "full_house_beats_5"), ("arc_en_ciel", 10, 7, 5, 3, 2, 1, "all_symbols_beats_5"),
-    ("igloo", 9, 6, 4, 2, 1, 0, ""),
-    ("vieux_port", 6, 9, 7, 4, 2, 1, "unusual_count,not_for_2"),
-    ("brise_glace", 5, 6, 8, 3, 2, 1, "unusual_count,not_for_2"),
-    ("grand_nord", 12, 8, 6, 4, 2, 1, "not_for_2"), ("toundra", 9, 7, 6, 5, 4, 3, "not_for_2"),
-]
-PARAMS = {
-    "players_min": 2, "players_max": 6, "rounds": 3, "hand_size": 6, "team_size": 5, "species_per_manager": 2,
-    "tickets_2": 2, "tickets_3": 1, "tickets_4plus": 0, "ticket_bonus_2": 2, "ticket_bonus_3": 3,
-    "swaps_per_round": "per_team", "playoff_weakest_by": "power", "min_substitution": 2, "max_substitution": 4,
-    "mode": "heritage", "duo_hand_size": 7, "duo_species": 5, "open_market_species": 6,
-    "final_tiebreak_includes_ticket_bonus": True, "track_length": 50, "max_steps": 10_000,
-}
-
-
-def fixture_rows(symbols: dict | None = None) -> dict:
-    """The fixture's rows by sheet; `symbols` overrides the symbol of named cards."""
-    named = {**NAMED, **(symbols or {})}
-    hockey = [{"id": f"{s}_{n}", "species": s, "number": n,
-               "symbol": named.get(f"{s}_{n}", SYMBOLS[(2 * i + n) % 5])}
-              for i, s in enumerate(SPECIES) for n in range(1, 10)]
-    orders = [{"side": side, "attribute": attr, "position": p, "value": v}
-              for side in ("2-4", "5-6")
-              for attr, values in (("symbol", SYMBOLS), ("number", [str(n) for n in range(9, 0, -1)]),
-                                   ("species", SPECIES_ORDER))
-              for p, v in enumerate(values, 1)]
-    return {
-        "species": [{"id": s, "name": s.title(), "colour": "#808080", "coloradd_code": "grey"} for s in SPECIES],
-        "symbols": [{"id": s, "name": s.title()} for s in SYMBOLS],
-        "hockey": hockey, "orders": orders,
-        "tiebreak_sides": [{"side": "2-4", "gold": "symbol", "silver": "number", "bronze": "species"},
-                           {"side": "5-6", "gold": "symbol", "silver": "species", "bronze": "number"}],
-        "arenas": [{"id": a[0], "name": a[0].replace("_", " ").title(), **{f"p{r}": a[r] for r in range(1, 7)},
-                    "icons": a[7] or None} for a in ARENAS],
-        "playoff_points": [{"managers": n, "rank": r, "points": 11 + 4 * (n - r)}
-                           for n in range(2, 7) for r in range(1, n + 1)],
-    }
-
-
-def fixture_data(symbols: dict | None = None, **params) -> GameData:
-    rows = fixture_rows(symbols)
-    return GameData.from_rows(rows["species"], rows["symbols"], rows["hockey"], rows["orders"],
-                              rows["tiebreak_sides"], rows["arenas"], rows["playoff_points"], {**PARAMS, **params})
+from tests.allstar_fixture import PARAMS, fixture_data, fixture_rows, workbook_data
+from tests.playout import play, run, sample
+from tests.scenarios.allstar import auto_until
 
 
 @pytest.fixture(scope="module")
@@ -103,156 +29,7 @@ def data() -> GameData:
     return fixture_data()
 
 
-def workbook_data() -> GameData | None:
-    """The real workbook through the pipeline's loaders (stages 1-5 when the game is registered, else the
-    sheets read and typed with the schema); None if sheets/allstar.xlsx does not exist yet. ValueError with
-    the problems when it does not load."""
-    if not WORKBOOK.exists():
-        return None
-    from pipeline.errors import Report
-    from pipeline.games import REGISTRY
-    from pipeline.games.allstar import schema
-    from pipeline.params import read_parameters
-    report = Report()
-    if "allstar" in REGISTRY:
-        from pipeline.games import load_game
-        from pipeline.validate import load_records
-        records = load_records(load_game("allstar", PROJECT_ROOT), PROJECT_ROOT, report)
-    else:
-        from pipeline.schema import check_structure, validate_sheet
-        from pipeline.sheets import read_workbook
-        raw = read_workbook(WORKBOOK, PROJECT_ROOT, report)
-        specs = (schema.SPECIES, schema.SYMBOLS, schema.HOCKEY, schema.ORDERS, schema.TIEBREAK_SIDES,
-                 schema.ARENAS, schema.PLAYOFF_POINTS, schema.RULES)
-        records = {}
-        for spec in specs:
-            if spec.name in raw and check_structure(spec, raw[spec.name], report):
-                records[spec.name] = validate_sheet(spec, raw[spec.name], report)
-            else:
-                report.error("sheets/allstar.xlsx", f"sheet {spec.name} missing or malformed", "structure")
-    if report.errors or records is None:
-        raise ValueError(f"sheets/allstar.xlsx does not load: {[str(e) for e in report.errors][:5]}")
-    rows = {name: [dict(r.values) for r in records[name]] for name in records}
-    params = dict(read_parameters(records["rules"], RULE_PARAMETERS, report).values)
-    if report.errors:
-        raise ValueError(f"sheets/allstar.xlsx rules do not load: {[str(e) for e in report.errors][:5]}")
-    return GameData.from_rows(rows["species"], rows["symbols"], rows["hockey"], rows["orders"],
-                              rows["tiebreak_sides"], rows["arenas"], rows["playoff_points"], params)
-
-
-# --- scenario files -----------------------------------------------------------------------------------------
-
-def per_seat(values, expected: dict) -> dict:
-    return {s: values[int(s)] for s in expected}
-
-
-def observe(state: State, key: str, expected):
-    """The state's value for an expectation key, shaped like the expectation."""
-    ids = state.ids
-    seat_lists = {"bench": state.bench, "packet": state.packet, "hand": state.hand, "gained": state.gained,
-                  "team": state.team, "hidden": state.hidden}
-    if key in seat_lists:
-        return per_seat([ids(x) for x in seat_lists[key]], expected)
-    if key == "teams":
-        return per_seat([[ids(t) for t in teams] for teams in state.teams], expected)
-    if key == "team_keys":
-        return per_seat([[list(decode(state.data.key_int(t, state.side))) for t in teams]
-                         for teams in state.teams], expected)
-    simple = {
-        "phase": lambda: PHASE_NAMES[state.phase], "mode": lambda: state.mode, "player": state.current_player, "round": lambda: state.round_no,
-        "terminal": state.is_terminal, "returns": state.returns, "scores": state.scores,
-        "supporters": lambda: state.supporters, "tickets": lambda: state.tickets, "playoff": state.playoff_scores,
-        "playoff_points": lambda: state.playoff_points, "ranks": lambda: state.rank, "alive": lambda: state.alive,
-        "bench_sizes": lambda: [len(b) for b in state.bench], "packet_sizes": lambda: [len(p) for p in state.packet],
-        "hand_sizes": lambda: [len(h) for h in state.hand], "team_counts": lambda: [len(t) for t in state.teams],
-        "deck_size": lambda: len(state.deck), "box_size": lambda: len(state.box), "box": lambda: ids(state.box),
-        "species_count": lambda: len(state.species), "market": lambda: ids(state.market),
-        "chooser": lambda: state.chooser, "buses": lambda: [list(b) for b in state.buses],
-        "arenas": lambda: [state.data.arenas[a].id for a in state.arenas], "turns": lambda: state.turns,
-    }
-    if key in simple:
-        return simple[key]()
-    if key == "counters":
-        return {name: state.counters.get(name, 0) for name in expected}
-    if key == "outcome":
-        outcome = state.outcome()
-        return {name: outcome[name] for name in expected}
-    if key == "matches":
-        return [{"round": r, "bus": bus, "arena": state.data.arenas[a].id, "teams": [ids(t) for t in teams],
-                 "ranks": list(ranks), "points": list(points)} for r, bus, a, teams, ranks, points in state.log]
-    if key == "outcomes":
-        return [[o, pytest.approx(p)] for o, p in state.chance_outcomes()]
-    if key == "legal":
-        legal = state.legal_actions()
-        found = {"has": [a for a in expected.get("has", []) if to_action(a) in legal],
-                 "not": [a for a in expected.get("not", []) if to_action(a) not in legal], "count": len(legal)}
-        return {k: v for k, v in found.items() if k in expected}
-    if key == "observation":
-        seen = state.observation(expected["seat"])
-        return {"seat": expected["seat"], **{k: seen[k] for k in expected if k != "seat"}}
-    raise KeyError(f"unknown expectation {key!r}")
-
-
-def auto_until(state: State, target: dict) -> None:
-    """First legal action / first chance outcome until the phase (and round) named, or the end."""
-    while not state.is_terminal():
-        if PHASE_NAMES[state.phase] == target["phase"] and state.round_no == target.get("round", state.round_no):
-            return
-        if state.current_player() == CHANCE:
-            state.apply_action(state.chance_outcomes()[0][0])
-        else:
-            state.apply_action(state.legal_actions()[0])
-
-
-CALLS = {
-    "team_key": lambda d, a: list(team_key(a["team"], a["players"], d)),
-    "arena_key": lambda d, a: list(arena_key(a["team"], a["players"], a["arena"], d)),
-    "power": lambda d, a: power([d.cards[c] for c in d.ints(a["team"])]),
-    "single_key": lambda d, a: list(single_key(a["card"], a["players"], d)),
-    "is_straight": lambda d, a: is_straight([d.cards[c] for c in d.ints(a["team"])]),
-    "is_full_house": lambda d, a: is_full_house([d.cards[c] for c in d.ints(a["team"])]),
-    "has_all_symbols": lambda d, a: has_all_symbols([d.cards[c] for c in d.ints(a["team"])]),
-    "competition_ranks": lambda d, a: competition_ranks([tuple(k) for k in a["keys"]]),
-    "ranks": lambda d, a: competition_ranks([arena_key(t, a["players"], a["arena"], d) for t in a["teams"]]),
-    "points": lambda d, a: [d.arena(a["arena"]).points[r - 1] for r in a["ranks"]],
-    "bus_column": lambda d, a: bus_column(a["team"], a.get("arena"), d),
-    "playoff_points": lambda d, a: [d.points(a["players"], r) for r in range(1, a["players"] + 1)],
-    "best_team": lambda d, a: [d.names[c] for c in best_team(d.ints(a["pool"]), d, 0 if a["players"] <= 4 else 1, 5)],
-}
-
-
-@pytest.mark.parametrize("example, case", scenario_cases(CASES))
-def test_worked_example(example, case):
-    game = fixture_data(case.get("symbols"), **case.get("params", {}))
-    for call in case.get("calls", []):
-        assert CALLS[call["fn"]](game, call) == call["expect"], f"{example} {case['name']!r}: {call}"
-    if "setup" not in case:
-        return
-    state = State.from_setup(game, case["setup"])
-    rng = random.Random(0)
-    for number, step in enumerate(case["steps"], 1):
-        where = f"{example} {case['name']!r} step {number} {step}"
-        if "illegal" in step:
-            assert_refused(state, to_action(step["illegal"]), where)
-        for verb in ("do", "chance"):
-            if verb in step:
-                state.apply_action(to_action(step[verb]))
-        if "bot" in step:
-            action = BOTS[step["bot"]](state.current_player()).choose(state, rng)
-            if "expect_action" in step:
-                assert action == to_action(step["expect_action"]), where
-            state.apply_action(action)
-        if "auto" in step:
-            auto_until(state, step["auto"])
-        for key, expected in step.get("expect", {}).items():
-            assert observe(state, key, expected) == expected, f"{key}: {where}\n{state}"
-
-
-def test_every_worked_example_has_a_scenario():
-    examples = " ".join(json.loads(p.read_text(encoding="utf-8"))["example"] for p in CASES.glob("*.json"))
-    found = set(re.findall(r"ASD-[TD]\d+", examples))
-    assert found >= {f"ASD-T{i}" for i in range(1, 15)} | {f"ASD-D{i}" for i in range(1, 12)}
-
+OUTCOME_KEYS = {"scores", "rounds", "turns", "end_reason", "cap", "blame", "counters", "playoff", "mode"}
 
 # --- data, parameters, setup --------------------------------------------------------------------------------
 

@@ -1,115 +1,28 @@
 """Build It's rules engine and bots: the worked examples of build-it.md §4 as scenario files
-(tests/cases/buildit/*.json, one parametrised test), then properties over many seeded games."""
+(tests/cases/buildit/*.json, run by tests/test_scenarios.py), then properties over many seeded games."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import PROJECT_ROOT
-from pipeline.errors import Report
-from pipeline.games import load_game
 from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot
-from tests.playout import assert_refused, play, sample, scenario_cases
+from tests.playout import play, sample
 from pipeline.games.buildit.engine import CHANCE, TERMINAL, GameData, State, new_game, plot_index, plot_name
-from pipeline.games.buildit.engine.data import FREE, KINDS, PHASE_NAMES
-from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.params import read_parameters
-from pipeline.validate import load_records
+from pipeline.games.buildit.engine.data import FREE, KINDS
+from tests.scenarios.buildit import workbook_data
 
-CASES = Path(__file__).parent / "cases" / "buildit"
 OUTCOME_KEYS = {"scores", "gold", "winners", "end_reason", "rounds", "turns", "cap", "counters", "blame"}
 
 
 @pytest.fixture(scope="module")
 def data() -> GameData:
     """The real workbook's cards and rules."""
-    report = Report()
-    records = load_records(load_game("buildit", PROJECT_ROOT), PROJECT_ROOT, report)
-    assert not report.errors
-    rows = {sheet: [dict(r.values) for r in records[sheet]] for sheet in ("contracts", "cities", "normal_cards")}
-    params = read_parameters(records["rules"], RULE_PARAMETERS, Report()).values
-    return GameData.from_rows(rows["contracts"], rows["cities"], rows["normal_cards"], dict(params))
-
-
-# --- scenario files -----------------------------------------------------------------------------------------
-
-PLOT_AT = {"permit": (1,), "site": (1,), "build": (1,), "sell": (1,), "play": (3,)}
-
-
-def to_action(spec):
-    """A JSON action (plots named "c3") -> an engine action; a bare string or number is a chance outcome."""
-    if not isinstance(spec, list):
-        return spec
-    action = list(spec)
-    for i in PLOT_AT.get(action[0], ()):
-        if isinstance(action[i], str):
-            action[i] = plot_index(action[i])
-        elif isinstance(action[i], list):
-            action[i] = tuple(sorted(plot_index(p) for p in action[i]))
-    return tuple(action)
-
-
-def observe(state: State, key: str, expected):
-    """The state's value for an expectation key, shaped like the expectation."""
-    seat_map = {"hand": state.hand, "contracts": state.contracts, "fulfilled": state.fulfilled, "front": state.front}
-    if key in seat_map:
-        return {s: list(seat_map[key][int(s)]) for s in expected}
-    simple = {
-        "gold": lambda: list(state.gold), "points": lambda: list(state.points), "scores": state.scores,
-        "player": state.current_player, "phase": lambda: PHASE_NAMES[state.phase], "terminal": state.is_terminal,
-        "winners": state.winners, "returns": state.returns, "end": lambda: state.end_reason,
-        "rounds": lambda: state.round_no, "turns": lambda: state.turns, "discard": lambda: state.discard,
-        "permit_cost": lambda: [state.permit_cost(s) for s in range(state.n)],
-        "site_cost": lambda: [state.site_cost(s) for s in range(state.n)],
-    }
-    if key in simple:
-        return simple[key]()
-    if key == "board":
-        codes = {name: state.board[plot_index(name)] for name in expected}
-        return {name: None if code == FREE else [code // 3, KINDS[code % 3]] for name, code in codes.items()}
-    if key == "supply":
-        return {s: [state.supply(int(s), k) for k in range(3)] for s in expected}
-    if key == "immune":
-        return {s: sorted(state.immune[int(s)]) for s in expected}
-    if key == "counters":
-        return {name: state.counters.get(name, 0) for name in expected}
-    if key == "outcomes":
-        return [[o, pytest.approx(p)] for o, p in state.chance_outcomes()]
-    if key == "legal":
-        legal = set(state.legal_actions())
-        found = {"has": [a for a in expected.get("has", []) if to_action(a) in legal],
-                 "not": [a for a in expected.get("not", []) if to_action(a) not in legal]}
-        return {k: v for k, v in found.items() if k in expected}
-    raise KeyError(f"unknown expectation {key!r}")
-
-
-@pytest.mark.parametrize("example, case", scenario_cases(CASES))
-def test_worked_example(data, example, case):
-    game = data.with_params(**case["params"]) if "params" in case else data
-    state = State.from_setup(game, case["setup"])
-    for number, step in enumerate(case["steps"], 1):
-        where = f"{example} {case['name']!r} step {number} {step}"
-        if "illegal" in step:
-            assert_refused(state, to_action(step["illegal"]), where)
-        for verb in ("do", "chance"):
-            if verb in step:
-                state.apply_action(to_action(step[verb]))
-        for key, expected in step.get("expect", {}).items():
-            assert observe(state, key, expected) == expected, f"{key}: {where}\n{state}"
-
-
-def test_every_worked_example_has_a_scenario():
-    examples = " ".join(json.loads(p.read_text(encoding="utf-8"))["example"] for p in CASES.glob("*.json"))
-    for name in ("BI-T5", "BI-T6", "BI-T7", "BI-D1", "BI-D2", "BI-D5", "BI-D6", "BI-D7", "BI-D8", "BI-D9", "BI-D10",
-                 "BI-D11", "BI-D12", "BI-D13", "BI-D14"):
-        assert name in examples
+    return workbook_data()
 
 
 # --- data, setup, interface -----------------------------------------------------------------------------------
