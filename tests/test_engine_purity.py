@@ -27,13 +27,13 @@ def engine_files() -> list[Path]:
             if found and (game / helper).exists():
                 found.append(game / helper)
         files += found
-    return files + [GAMES / "engine_common.py"]         # what engines share: pure too
+    return files + [GAMES / "engine_base.py"]           # what engines share: pure too
 
 
 def allowed(module: str, game: str) -> bool:
-    """Standard library, the engines' shared engine_common, or this game's schema, engine and bots modules (an
+    """Standard library, the engines' shared engine_base, or this game's schema, engine and bots modules (an
     engine may be split in files, flat or as a package) and its geometry and endgame helpers."""
-    if module.split(".")[0] in STDLIB or module == "pipeline.games.engine_common":
+    if module.split(".")[0] in STDLIB or module == "pipeline.games.engine_base":
         return True
     prefix = f"pipeline.games.{game}."
     if not module.startswith(prefix):

@@ -72,5 +72,5 @@ def test_the_template_a_new_game_copies_has_the_rooms_and_plays():
     assert str(state) == before
     at_once = template.new_game({**params, "end_rule": "at_once"}, 2)
     while not at_once.is_terminal():
-        at_once.apply_action(6 if at_once.current_player() == template.CHANCE else template.ROLL)
+        at_once.apply_action(6 if at_once.current_player() == template.CHANCE else ("roll",))
     assert at_once.positions == [24, 18] and at_once.returns() == [1.0, 0.0]     # the first to arrive

@@ -3,7 +3,7 @@ public attributes and draws randomness only from the rng it is given."""
 
 from __future__ import annotations
 
-from pipeline.games._template.engine import ROLL, STEP
+ROLL, STEP = ("roll",), ("step",)        # the example's two actions
 
 
 class HeuristicBot:

@@ -63,7 +63,7 @@ class HeuristicBot:
         self.worth: dict = {}        # (tactic card, team levels) -> tactic_worth
 
     def choose(self, state, rng):
-        return _CHOICES[state.node](self, state, rng)
+        return _CHOICES[state.phase](self, state, rng)
 
     # --- values ---------------------------------------------------------------------------------------------
 

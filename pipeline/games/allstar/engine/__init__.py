@@ -37,6 +37,7 @@ from pipeline.games.allstar.engine.keys import (
 )
 from pipeline.games.allstar.engine.playoffs import PLAYOFF_HANDLERS, PLAYOFF_LEGAL, PlayoffRules
 from pipeline.games.allstar.engine.season import SEASON_HANDLERS, SEASON_LEGAL, SeasonRules
+from pipeline.games.engine_base import PhaseState
 
 __all__ = ["CHANCE", "TERMINAL", "Arena", "Card", "GameData", "State", "new_game", "team_key", "arena_key",
            "competition_ranks", "power", "single_key", "is_straight", "is_full_house", "has_all_symbols",
@@ -46,7 +47,7 @@ COUNTERS = ("arena_special_decided", "shootouts", "shootout_ties_power", "playof
             "eliminated_by_substitution", "ticket_bonus")
 
 
-class State(SeasonRules, PlayoffRules):
+class State(SeasonRules, PlayoffRules, PhaseState):
     """One position of a game. Attributes are public for bots and tests; change them only through actions.
     Cards are engine integers (data.names[c] is the id); per-seat lists are indexed by seat."""
 
@@ -90,40 +91,12 @@ class State(SeasonRules, PlayoffRules):
         from pipeline.games.allstar.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup, new_game)
 
-    def clone(self) -> "State":
-        other = State.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.deck = self.deck.copy()
-        for name in ("todo", "species", "species_left", "box", "arena_deck", "arenas", "deal", "market",
-                     "buses", "team", "supporters", "tickets", "alive", "rank", "playoff_points", "bonus", "log"):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("packet", "bench", "teams", "gained", "gifts", "hand"):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
-        other.hidden = [set(h) for h in self.hidden]
-        other.shots, other.counters = dict(self.shots), dict(self.counters)
-        return other
-
-    def snapshot(self) -> tuple:
-        """Everything that defines the position, comparable with == (tests: refused actions change nothing)."""
-        return tuple(_frozen(getattr(self, name)) for name in State.__slots__ if name not in ("data", "prm"))
-
-    # --- the engine interface -----------------------------------------------------------------------------
+    # --- the engine interface (legal_actions, apply_action, returns, clone: engine_base.PhaseState) -------------
 
     def current_player(self) -> int:
         if self.phase >= FIRST_DECISION:
             return self.todo[-1][0] if self.phase != OVER else TERMINAL
         return CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def legal_actions(self) -> list:
-        if self.phase < FIRST_DECISION:
-            return sorted(outcome for outcome, _ in self.chance_outcomes())
-        if self.phase == OVER:
-            return []
-        return LEGAL[self.phase](self, self.todo[-1][0])
 
     def chance_outcomes(self) -> list:
         phase = self.phase
@@ -138,19 +111,9 @@ class State(SeasonRules, PlayoffRules):
             return [(seat, 1 / self.n) for seat in range(self.n)]
         return []
 
-    def apply_action(self, action) -> None:
-        """Apply a player's action or a chance outcome; ValueError (state unchanged) if it is not legal."""
-        phase = self.phase
-        if phase < FIRST_DECISION:
-            self._apply_chance(action)
-        else:
-            if type(action) is list:
-                action = tuple(action)
-            tag = action[0] if type(action) is tuple and action else None
-            handler = HANDLERS[phase].get(tag) if type(tag) is str else None
-            if handler is None:
-                raise ValueError(f"{action!r} is not an action of phase {PHASE_NAMES[phase]}")
-            handler(self, self.todo[-1][0], action)
+    def _after_step(self, phase, tag) -> None:
+        """Decisions count as turns, every step toward the max_steps cap."""
+        if tag is not None:
             self.turns += 1
         self.steps += 1
         if self.phase < FIRST_DECISION:
@@ -158,12 +121,6 @@ class State(SeasonRules, PlayoffRules):
         if self.steps >= self.cap_at and self.phase != OVER:
             self.capped = True
             self._finish("cap")
-
-    def returns(self) -> list[float]:
-        if self.phase != OVER:
-            return [0.0] * self.n
-        winners = self.winners()
-        return [1 / len(winners) if seat in winners else 0.0 for seat in range(self.n)]
 
     def outcome(self) -> dict:
         """The keys pipeline/simulate.py reads, plus `playoff` (playoff supporters per seat, the ticket bonus
@@ -306,9 +263,10 @@ class State(SeasonRules, PlayoffRules):
         return "\n".join(lines)
 
 
-HANDLERS = [{tag: handler for (p, tag), handler in {**SEASON_HANDLERS, **PLAYOFF_HANDLERS}.items() if p == phase}
-            for phase in range(len(PHASE_NAMES))]      # phase -> {tag: handler(state, seat, action)}
-LEGAL = {**SEASON_LEGAL, **PLAYOFF_LEGAL}               # phase -> legal(state, seat), sorted
+State.HANDLERS = [{tag: handler for (p, tag), handler in {**SEASON_HANDLERS, **PLAYOFF_HANDLERS}.items() if p == phase}
+                  for phase in range(len(PHASE_NAMES))]      # phase -> {tag: handler(state, seat, action)}
+State.LEGAL = {**SEASON_LEGAL, **PLAYOFF_LEGAL}               # phase -> legal(state, seat), sorted
+State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset(range(FIRST_DECISION)), OVER, PHASE_NAMES
 
 
 def tickets_for(prm: dict, players: int) -> int:
@@ -361,14 +319,3 @@ def new_game(data: GameData, players: int, mode: str | None = None, first_player
     state._settle()
     return state
 
-
-def _frozen(value):
-    if isinstance(value, dict):
-        return tuple(sorted(value.items(), key=repr))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, (set, frozenset)):
-        return tuple(sorted(value))
-    if isinstance(value, Deck):
-        return tuple(value.cards)
-    return value

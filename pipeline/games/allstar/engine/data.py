@@ -14,7 +14,7 @@ from bisect import bisect_left
 from itertools import repeat
 from typing import NamedTuple
 
-from pipeline.games.engine_common import check_typed_params
+from pipeline.games.engine_base import check_typed_params
 from pipeline.games.allstar.engine.keys import ALL_SYMBOLS, ATTRIBUTES, FULL_HOUSE, STRAIGHT, _full_house
 
 CHANCE, TERMINAL = -1, -2
@@ -108,6 +108,9 @@ class Deck:
         deck = Deck.__new__(Deck)
         deck.cards, deck.names = list(self.cards), list(self.names)
         return deck
+
+    def frozen(self) -> tuple:
+        return tuple(self.cards)
 
 
 class GameData:

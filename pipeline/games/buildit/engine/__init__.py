@@ -25,13 +25,14 @@ from pipeline.games.buildit.engine.data import (
     SETUP_CITY, SETUP_DEAL, SETUP_FIRST, TERMINAL, THEFT, GameData, Pile, check_params, plot_index, plot_name,
 )
 from pipeline.games.buildit.engine.pawns import PawnRules, with_
+from pipeline.games.engine_base import PhaseState
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "Pile", "State", "new_game", "plot_index", "plot_name"]
 
 COUNTERS = ("gold_from_contracts", "gold_from_coin_gain", "drawn_contract", "drawn_normal", "built_plots", "cancels")
 
 
-class State(PawnRules, CardRules):
+class State(PawnRules, CardRules, PhaseState):
     """One position of a game. Attributes are public for bots and tests; change them only through actions."""
 
     __slots__ = (
@@ -69,24 +70,7 @@ class State(PawnRules, CardRules):
         from pipeline.games.buildit.engine.setup import state_from_setup
         return state_from_setup(cls, data, setup)
 
-    def clone(self) -> "State":
-        other = State.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
-        for name in ("gold", "hand", "contracts", "fulfilled", "front", "immune", "points", "city_banked",
-                     "board", "deal"):
-            setattr(other, name, list(getattr(self, name)))
-        other.owned = [set(s) for s in self.owned]
-        other.cdeck, other.ndeck, other.discard = self.cdeck.copy(), self.ndeck.copy(), dict(self.discard)
-        other.stack = [entry[:] for entry in self.stack]
-        other.blame, other.counters = [b[:] for b in self.blame], dict(self.counters)
-        return other
-
-    def snapshot(self) -> tuple:
-        """Everything that defines the position, comparable with == (tests: refused actions change nothing)."""
-        return tuple(_frozen(getattr(self, name)) for name in State.__slots__ if name not in ("data", "prm"))
-
-    # --- the engine interface -----------------------------------------------------------------------------
+    # --- the engine interface (legal_actions, apply_action, returns, clone: engine_base.PhaseState) -------------
 
     def current_player(self) -> int:
         phase = self.phase
@@ -97,24 +81,6 @@ class State(PawnRules, CardRules):
         if phase == OFFER:
             return self.offer[2]
         return TERMINAL if phase == OVER else CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def legal_actions(self) -> list:
-        phase = self.phase
-        if phase in CHANCE_PHASES:
-            return sorted(outcome for outcome, _ in self.chance_outcomes())
-        if phase == DRAW:
-            return [("draw", pile) for pile in ("contract", "normal") if self.pile_open(pile)]
-        if phase == MAIN:
-            return sorted(self._legal_pawn_actions(self.seat) + self._legal_plays(self.seat)
-                          + self._legal_lasting_cancels(self.seat) + [("end",)])
-        if phase == REACT:
-            return self._legal_reactions(self.reactor)
-        if phase == OFFER:
-            return [("accept",), ("refuse",)]
-        return []
 
     def chance_outcomes(self) -> list:
         phase = self.phase
@@ -130,31 +96,14 @@ class State(PawnRules, CardRules):
             return self._theft_outcomes()
         return []
 
-    def apply_action(self, action) -> None:
-        """Apply a player's action or a chance outcome; ValueError (state unchanged) if it is not legal."""
-        phase = self.phase
-        if phase in CHANCE_PHASES:
-            self._apply_chance(action)
-        else:
-            if type(action) is list:
-                action = tuple(action)
-            tag = action[0] if type(action) is tuple and action else None
-            handler = HANDLERS[phase].get(tag) if type(tag) is str else None
-            if handler is None:
-                raise ValueError(f"{action!r} is not an action of phase {PHASE_NAMES[phase]}")
-            handler(self, action)
-            if phase == MAIN and tag != "end":
-                self.actions += 1
-                if self.phase == MAIN:
-                    self._back_to_main()
+    def _after_step(self, phase, tag) -> None:
+        """A Main-phase action other than the end counts toward max_actions_per_turn (BI-A19)."""
+        if phase == MAIN and tag != "end":
+            self.actions += 1
+            if self.phase == MAIN:
+                self._back_to_main()
         if self.phase in CHANCE_PHASES:
             self._settle()
-
-    def returns(self) -> list[float]:
-        if self.phase != OVER:
-            return [0.0] * self.n
-        winners = self.winners()
-        return [1 / len(winners) if seat in winners else 0.0 for seat in range(self.n)]
 
     def outcome(self) -> dict:
         """The keys pipeline/simulate.py reads: scores (contract + City points), gold, winners, end_reason
@@ -268,7 +217,7 @@ class State(PawnRules, CardRules):
             self.ndeck, self.discard = Pile(counts=self.discard), {}
             self._count("reshuffles")
 
-    def _act_draw(self, action: tuple) -> None:
+    def _act_draw(self, seat: int, action: tuple) -> None:
         pile = action[1] if len(action) == 2 else None
         self._need(pile in ("contract", "normal") and self.pile_open(pile), f"{action!r}: that pile is empty")
         if pile == "normal":
@@ -295,7 +244,7 @@ class State(PawnRules, CardRules):
             self._blame("rules", "max_actions_per_turn")
             self._end_turn()
 
-    def _act_end(self, action: tuple) -> None:
+    def _act_end(self, seat: int, action: tuple) -> None:
         self._need(len(action) == 1, f"{action!r}")
         self._end_turn()
 
@@ -375,7 +324,7 @@ class State(PawnRules, CardRules):
         return "\n".join(lines)
 
 
-HANDLERS = {
+State.HANDLERS = {            # phase -> {tag: handler(state, seat, action)}
     DRAW: {"draw": State._act_draw},
     MAIN: {"permit": State._act_permit, "site": State._act_site, "build": State._act_build,
            "play": State._act_play, "cancel": State._act_cancel_lasting, "sell": State._act_sell,
@@ -384,6 +333,14 @@ HANDLERS = {
     OFFER: {"accept": State._act_accept, "refuse": State._act_refuse},
     OVER: {},
 }
+State.LEGAL = {               # phase -> legal(state, seat), sorted
+    DRAW: lambda state, seat: [("draw", pile) for pile in ("contract", "normal") if state.pile_open(pile)],
+    MAIN: lambda state, seat: sorted(state._legal_pawn_actions(seat) + state._legal_plays(seat)
+                                     + state._legal_lasting_cancels(seat) + [("end",)]),
+    REACT: lambda state, seat: state._legal_reactions(seat),
+    OFFER: lambda state, seat: [("accept",), ("refuse",)],
+}
+State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset(CHANCE_PHASES), OVER, PHASE_NAMES
 
 
 def new_game(data: GameData, players: int, first_player: int | None = None) -> State:
@@ -393,16 +350,4 @@ def new_game(data: GameData, players: int, first_player: int | None = None) -> S
     state = State(data, players)
     state._begin(first_player)
     return state
-
-
-def _frozen(value):
-    if isinstance(value, dict):
-        return tuple(sorted(value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, (set, frozenset)):
-        return tuple(sorted(value, key=repr))
-    if isinstance(value, Pile):
-        return (tuple(value.order), tuple(sorted(value.counts.items())), value.size)
-    return value
 

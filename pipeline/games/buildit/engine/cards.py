@@ -60,7 +60,7 @@ class CardRules:
 
     # --- playing and answering ----------------------------------------------------------------------------
 
-    def _act_play(self, action: tuple) -> None:
+    def _act_play(self, seat: int, action: tuple) -> None:
         """("play", card id, target seat or -1, plot or -1)."""
         seat = self.seat
         self._need(len(action) == 4 and action[1] in self.hand[seat], f"{action!r}: not a card in your hand")
@@ -75,7 +75,7 @@ class CardRules:
         self._count("played:" + card.model)
         self._push(card_id, card.model, seat, target, arg)
 
-    def _act_cancel(self, action: tuple) -> None:
+    def _act_cancel(self, seat: int, action: tuple) -> None:
         """("cancel", id of a Cancel card in hand): answers the card on top of the stack."""
         seat = self.reactor
         self._need(len(action) == 2 and action[1] in self.hand[seat] and action[1] in self.data.cancel_ids,
@@ -89,7 +89,7 @@ class CardRules:
         self._count("cancels")
         self._push(card.id, "cancel", seat, -1, -1)
 
-    def _act_cancel_lasting(self, action: tuple) -> None:
+    def _act_cancel_lasting(self, seat: int, action: tuple) -> None:
         """("cancel", Cancel card id, seat, lasting card id), on your turn: a Cancel may be played at any time
         (004_, l.94), so also against a lasting card already in front of a player (a Pass A38, a Form
         Expert…). It opens a reaction window like any card; if nobody cancels it, the lasting card is
@@ -105,7 +105,7 @@ class CardRules:
         self._count("cancelled_lasting")
         self._push(cancel_id, "cancel_lasting", seat, target, lasting)
 
-    def _act_pass(self, action: tuple) -> None:
+    def _act_pass(self, seat: int, action: tuple) -> None:
         self._need(len(action) == 1, f"{action!r}")
         self.stack[-1][NEXT] += 1
         self._advance_window()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pipeline.games.buildit.engine import geometry
-from pipeline.games.engine_common import check_typed_params
+from pipeline.games.engine_base import check_typed_params
 
 CHANCE, TERMINAL = -1, -2
 FREE = -1
@@ -108,6 +108,9 @@ class Pile:
         pile = Pile.__new__(Pile)
         pile.order, pile.counts, pile.size = self.order[:], dict(self.counts), self.size
         return pile
+
+    def frozen(self) -> tuple:
+        return tuple(self.order), tuple(sorted(self.counts.items())), self.size
 
     def outcomes(self) -> list:
         if self.order:

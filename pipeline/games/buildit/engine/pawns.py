@@ -105,7 +105,7 @@ class PawnRules:
 
     # --- Permit, Site, Build ------------------------------------------------------------------------------
 
-    def _act_permit(self, action: tuple) -> None:
+    def _act_permit(self, seat: int, action: tuple) -> None:
         seat, plot = self.seat, self._plot(action, 1)
         cost = self.permit_cost(seat)
         self._need(len(action) == 2 and self.board[plot] == FREE, f"{plot_name(plot, self.data.size)} is not free")
@@ -115,7 +115,7 @@ class PawnRules:
         self._put(plot, seat, PERMIT)
         self._discard_front(seat, PERMIT)
 
-    def _act_site(self, action: tuple) -> None:
+    def _act_site(self, seat: int, action: tuple) -> None:
         seat, plot = self.seat, self._plot(action, 1)
         cost = self.site_cost(seat)
         self._need(len(action) == 2 and self.board[plot] == seat * 3 + PERMIT, "a Site needs one of your Permits")
@@ -153,7 +153,7 @@ class PawnRules:
         self._need(len(_connected(plots, self.data.adj)) == len(plots), "the Sites of a build must touch")
         return sorted(plots)
 
-    def _act_build(self, action: tuple) -> None:
+    def _act_build(self, seat: int, action: tuple) -> None:
         seat, group = self.seat, self._build_group(action)
         cost = self.build_cost(len(group))
         self._need(self.gold[seat] >= cost, f"this build costs {cost} gold")
@@ -205,7 +205,7 @@ class PawnRules:
 
     # --- sales and offers (BI-A14, BI-A15) ----------------------------------------------------------------
 
-    def _act_sell(self, action: tuple) -> None:
+    def _act_sell(self, seat: int, action: tuple) -> None:
         """("sell", plot, -1) to the bank; ("sell", plot, buyer) a fixed-price offer, (…, price) with auctions."""
         seat, plot = self.seat, self._plot(action, 1)
         kind = self.board[plot] - seat * 3
@@ -227,7 +227,7 @@ class PawnRules:
         self.offered = self.offered | {plot}
         self._open_offer("pawn", buyer, plot, price)
 
-    def _act_offer(self, action: tuple) -> None:
+    def _act_offer(self, seat: int, action: tuple) -> None:
         """("offer", contract id, buyer, price): one hidden Contract offered once per turn at one price."""
         seat = self.seat
         self._need(len(action) == 4, f"{action!r}: an offer is ('offer', contract, buyer, price)")
@@ -242,7 +242,7 @@ class PawnRules:
         self.offer = (kind, self.seat, buyer, item, price)
         self.phase = OFFER
 
-    def _act_accept(self, action: tuple) -> None:
+    def _act_accept(self, seat: int, action: tuple) -> None:
         self._need(len(action) == 1, f"{action!r}")
         kind, seller, buyer, item, price = self.offer
         self.gold[buyer] -= price
@@ -258,7 +258,7 @@ class PawnRules:
         self.offer = None
         self._back_to_main()
 
-    def _act_refuse(self, action: tuple) -> None:
+    def _act_refuse(self, seat: int, action: tuple) -> None:
         self._need(len(action) == 1, f"{action!r}")
         self.offer = None
         self._back_to_main()

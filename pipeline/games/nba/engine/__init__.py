@@ -21,9 +21,10 @@ from __future__ import annotations
 from pipeline.games.nba.engine.actions import CHECK, LEGAL
 from pipeline.games.nba.engine.data import CHANCE, POSITIONS, TERMINAL, GameData
 from pipeline.games.nba.engine.flow import FlowRules
-from pipeline.games.nba.engine.kinds import KIND_NAMES, OVER
+from pipeline.games.nba.engine.kinds import CH_FIRST, KIND_NAMES, OVER
 from pipeline.games.nba.engine.start import SetupRules
 from pipeline.games.nba.engine.turn import TurnRules
+from pipeline.games.engine_base import PhaseState, every_tag
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "POSITIONS"]
 
@@ -31,13 +32,13 @@ PLAIN_COUNTERS = ("normal_turns", "overtime", "rerolls_offence", "rerolls_defenc
                   "substitutions", "trashed", "reshuffles", "money_time_turns")
 
 
-class State(FlowRules, SetupRules, TurnRules):
+class State(FlowRules, SetupRules, TurnRules, PhaseState):
     """One position of a two-player game. Attributes are public for bots and tests; change them only through
     actions. Cards are engine integers (data.names[c] is the id); per-seat lists are indexed by seat; a draw
     pile is `top` (known cards, the top one last) above `rest` (a shuffled multiset {card: copies})."""
 
     __slots__ = (
-        "data", "prm", "flow", "node", "actor", "outcomes", "accept", "pool", "steps", "capped", "end_reason", "turns",
+        "data", "prm", "flow", "phase", "actor", "outcomes", "accept", "pool", "steps", "capped", "end_reason", "turns",
         "seat_turns", "turn", "period", "overtime", "first", "first0", "scores", "counters", "special_by",
         "money_from", "last_reveal", "regulation_turns", "pile", "pile_sorted", "track", "player_discard",
         "tactic_pile", "market", "tactic_discard", "fatigue_supply", "box", "court", "off_board", "def_board",
@@ -47,11 +48,13 @@ class State(FlowRules, SetupRules, TurnRules):
         "active", "mover",
     )
 
+    SHARED = ("data", "prm", "flow", "accept")     # the flow is the running turn; accept maps outcomes to it
+
     def __init__(self, data: GameData):
         prm = data.params
         check_game(data)
         self.data, self.prm = data, prm
-        self.flow, self.node, self.actor, self.outcomes, self.accept, self.pool = None, OVER, TERMINAL, [], {}, None
+        self.flow, self.phase, self.actor, self.outcomes, self.accept, self.pool = None, OVER, TERMINAL, [], {}, None
         self.steps, self.capped, self.end_reason, self.turns, self.seat_turns = 0, False, None, 0, [0, 0]
         self.turn, self.period, self.overtime, self.first, self.first0 = 0, "regulation", 0, 0, 0
         self.scores, self.counters, self.special_by = [0, 0], dict.fromkeys(PLAIN_COUNTERS, 0), []
@@ -86,58 +89,51 @@ class State(FlowRules, SetupRules, TurnRules):
         try:
             self.flow.send(value)
         except StopIteration:
-            self.node, self.actor, self.flow = OVER, TERMINAL, None
+            self.phase, self.actor, self.flow = OVER, TERMINAL, None
             if self.end_reason is None:
                 self.end_reason = "regulation"
 
-    # --- the engine interface -----------------------------------------------------------------------------
+    # --- the engine interface (legal_actions, apply_action, clone: engine_base.PhaseState) ----------------------
 
     def current_player(self) -> int:
         return self.actor
-
-    def is_terminal(self) -> bool:
-        return self.node == OVER
-
-    def legal_actions(self) -> list:
-        if self.actor == CHANCE:
-            return sorted(outcome for outcome, _ in self.outcomes)
-        if self.node == OVER:
-            return []
-        return LEGAL[self.node](self, self.actor)
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) in a stable order; do not modify the list (a die's is shared)."""
         return self.outcomes if self.actor == CHANCE else []
 
-    def apply_action(self, action) -> None:
-        """Apply a seat's action or a chance outcome; ValueError (state unchanged) if it is not legal."""
-        actor = self.actor
-        if actor == CHANCE:
-            try:
-                payload = self.accept[action]
-                if self.pool is not None and payload not in self.pool:
-                    raise KeyError(action)
-            except (KeyError, TypeError):
-                raise ValueError(f"{action!r} is not an outcome of this {KIND_NAMES[self.node]} node") from None
-        elif self.node == OVER:
-            raise ValueError(f"{action!r}: the game is over")
-        else:
-            if type(action) is list:
-                action = tuple(tuple(a) if type(a) is list else a for a in action)
-            payload = CHECK[self.node](self, actor, action)
-        self.steps += 1
+    def _apply_chance(self, outcome) -> None:
+        try:
+            payload = self.accept[outcome]
+            if self.pool is not None and payload not in self.pool:
+                raise KeyError(outcome)
+        except (KeyError, TypeError):
+            raise ValueError(f"{outcome!r} is not an outcome of this {KIND_NAMES[self.phase]} node") from None
         self._resume(payload)
-        if self.steps >= self.prm["max_steps"] and self.node != OVER:
+
+    def _check_and_go_on(self, seat: int, action) -> None:
+        """Every decision node checks its own tags (actions.CHECK) and the flow resumes with what it allows."""
+        self._resume(CHECK[self.phase](self, seat, action))
+
+    def _after_step(self, phase, tag) -> None:
+        self.steps += 1
+        if self.steps >= self.prm["max_steps"] and self.phase != OVER:
             self.capped, self.end_reason = True, "cap"
             self.flow.close()
-            self.node, self.actor, self.flow = OVER, TERMINAL, None
+            self.phase, self.actor, self.flow = OVER, TERMINAL, None
 
     def returns(self) -> list[float]:
-        """1 win, 0 loss, 0.5 each for a draw (and for a game stopped by the safety cap)."""
-        if self.node != OVER:
+        """1 win, 0 loss, 0.5 each for a draw and, unlike the base's shared win, for a game stopped by the
+        safety cap (a two-player game: neither seat won it)."""
+        if self.phase != OVER:
             return [0.0, 0.0]
         a, b = self.scores
         return [0.5, 0.5] if a == b or self.capped else [1.0, 0.0] if a > b else [0.0, 1.0]
+
+    def clone(self):
+        """Not offered: the turn is a running generator (engine/flow.py), which cannot be copied; replay the
+        game from its seed to reach a position again."""
+        raise TypeError("an NBA Deck-Building state cannot be cloned (its turn flow is a generator)")
 
     def outcome(self) -> dict:
         """The keys pipeline/simulate.py reads, plus first_player (of regulation), money_time_from (the first
@@ -154,7 +150,7 @@ class State(FlowRules, SetupRules, TurnRules):
     @property
     def kind(self) -> str:
         """The name of the node the game waits at (KIND_NAMES)."""
-        return KIND_NAMES[self.node]
+        return KIND_NAMES[self.phase]
 
     def ids(self, cards) -> list[str]:
         names = self.data.names
@@ -170,11 +166,6 @@ class State(FlowRules, SetupRules, TurnRules):
                   + len(self.tactic_discard) + len(self.fatigue_supply) + len(self.box) + len(self.kept))
         return per_seat + shared
 
-    def snapshot(self) -> tuple:
-        """Everything that defines the position, comparable with == (tests: refused actions change nothing)."""
-        skip = ("data", "prm", "flow", "accept")
-        return tuple(_frozen(getattr(self, name)) for name in State.__slots__ if name not in skip)
-
     def __str__(self) -> str:
         names = self.data.names
 
@@ -189,6 +180,12 @@ class State(FlowRules, SetupRules, TurnRules):
                          f"rest {sum(self.rest[s].values())} discard {len(self.discard[s])} off {self.off_zone[s]} "
                          f"def {self.def_zone[s]}")
         return "\n".join(lines)
+
+
+State.LEGAL = LEGAL                                     # decision node -> legal(state, seat), sorted
+State.HANDLERS = {node: every_tag(State._check_and_go_on) for node in CHECK}
+State.HANDLERS[OVER] = {}
+State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset(range(CH_FIRST, OVER)), OVER, KIND_NAMES
 
 
 def check_game(data: GameData) -> None:
@@ -216,12 +213,3 @@ def new_game(data: GameData, players: int = 2) -> State:
     state._run(state._game())
     return state
 
-
-def _frozen(value):
-    if isinstance(value, dict):
-        return tuple(sorted(value.items(), key=repr))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, (set, frozenset)):
-        return tuple(sorted(value, key=repr))
-    return value

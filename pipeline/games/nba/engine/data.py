@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pipeline.games.engine_common import check_typed_params
+from pipeline.games.engine_base import check_typed_params
 from pipeline.games.nba.engine.rules import (COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, SKILLS, dice_to_roll,
                                              expected_best)
 

@@ -28,11 +28,11 @@ class FlowRules:
         accept may be the data's whole card index: the outcome must then be in the pool too."""
         if len(outcomes) == 1:
             return accept[outcomes[0][0]]
-        self.node, self.actor, self.outcomes, self.accept, self.pool = kind, CHANCE, outcomes, accept, pool
+        self.phase, self.actor, self.outcomes, self.accept, self.pool = kind, CHANCE, outcomes, accept, pool
         return (yield)
 
     def _decide(self, seat: int, kind: int):
-        self.node, self.actor = kind, seat
+        self.phase, self.actor = kind, seat
         return (yield)
 
     def _pick(self, kind: int, cards: list):
