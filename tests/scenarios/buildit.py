@@ -28,7 +28,7 @@ def workbook_data() -> GameData:
     """The real workbook's cards and rules."""
     report = Report()
     records = load_records(load_game("buildit", PROJECT_ROOT), PROJECT_ROOT, report)
-    assert records is not None, [str(p) for p in report.errors]
+    assert records is not None and not report.errors, [str(p) for p in report.errors]
     rows = {sheet: [dict(r.values) for r in records[sheet]] for sheet in ("contracts", "cities", "normal_cards")}
     return GameData.from_rows(rows["contracts"], rows["cities"], rows["normal_cards"], parameters(records))
 

@@ -16,6 +16,22 @@ from pipeline.games.nba.engine.rules import (attack_points, dice_to_roll, expect
 from tests.nba_fixture import fixture_data
 from tests.playout import to_action
 
+
+VECTORS = ("DICE-01", "REROLL-01", "ACT-01", "ROLL-01", "ROLL-02", "ROLL-03", "SCORE-01", "SCORE-NEG", "T1-FRED",
+           "T1-SOPHIE", "T2-FRED", "T2-SOPHIE", "T3-FRED-IMPLIED", "SCOREBOARD-AFTER-2-ROUNDS", "RIVER-01",
+           "RIVER-PUSH-FULL", "RIVER-PUSH-HOLE", "FLOW-SOPHIE-T1-END", "FLOW-FRED-T2-END", "LENGTH-01", "AMB-21")
+
+EXAMPLES = (re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+"), set(VECTORS))
+
+
+def game_data(case: dict):
+    return fixture_data(**case.get("params", {}))
+
+
+def start(data, case: dict) -> State:
+    return State.from_setup(data, case["setup"])
+
+
 def per_seat(lists, expected: dict, show) -> dict:
     return {s: show(lists[int(s)]) for s in expected}
 
@@ -121,21 +137,6 @@ CALLS = {
     "normal_turns": lambda d, a: [normal_turns(n) for n, _ in a["cases"]],
     "expected_best": lambda d, a: round(expected_best([d.face[x][1] for x in d.faces[a["die"]]], a["n"], a["k"]), 2),
 }
-
-
-VECTORS = ("DICE-01", "REROLL-01", "ACT-01", "ROLL-01", "ROLL-02", "ROLL-03", "SCORE-01", "SCORE-NEG", "T1-FRED",
-           "T1-SOPHIE", "T2-FRED", "T2-SOPHIE", "T3-FRED-IMPLIED", "SCOREBOARD-AFTER-2-ROUNDS", "RIVER-01",
-           "RIVER-PUSH-FULL", "RIVER-PUSH-HOLE", "FLOW-SOPHIE-T1-END", "FLOW-FRED-T2-END", "LENGTH-01", "AMB-21")
-
-EXAMPLES = (re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+"), set(VECTORS))
-
-
-def game_data(case: dict):
-    return fixture_data(**case.get("params", {}))
-
-
-def start(data, case: dict) -> State:
-    return State.from_setup(data, case["setup"])
 
 
 def chance(state: State, outcomes: list, where: str) -> None:
