@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 import zipfile
 from pathlib import Path
 
@@ -21,6 +23,12 @@ MAX_ZIP_ENTRIES = 5000
 MAX_RATIO = 200          # uncompressed / compressed, per entry
 MAX_ROWS = 20000
 MAX_COLUMNS = 200
+MACRO_SUFFIXES = (".xlsm", ".xltm", ".xlsb")
+VBA_PART = "vbaproject.bin"
+_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*?\bref="([^"]{1,40})"')
+_ROW = re.compile(rb"<(?:\w+:)?row[\s>/]")
+_MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)"')
+_EXTERNAL = re.compile(r"\[\d+\]|\.xls[xmb]?\]", re.IGNORECASE)    # =[1]Prices!A1, ='C:\x\[Prix.xlsx]A'!B2
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -30,8 +38,8 @@ def display_path(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _check_container(path: Path, shown: str) -> None:
-    """Refuse what is not an xlsx zip, or what would inflate beyond sane bounds."""
+def _check_container(path: Path, shown: str) -> list[str]:
+    """Refuse what is not an xlsx zip, or what would inflate beyond sane bounds; the names of its parts."""
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise PipelineError(Problem(shown, f"file is {size // 1024 // 1024} MB, above the {MAX_FILE_BYTES // 1024 // 1024} MB limit", "file"))
@@ -52,6 +60,7 @@ def _check_container(path: Path, shown: str) -> None:
                 raise PipelineError(Problem(shown, "is a zip file but not an Excel workbook", "file"))
             for info in infos:
                 _refuse_dtd(archive, info, shown)
+            return archive.namelist()
     except zipfile.BadZipFile as exc:
         raise PipelineError(Problem(shown, f"workbook is damaged ({exc})", "file")) from None
 
@@ -69,53 +78,145 @@ def _refuse_dtd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> 
 
 
 def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]:
-    """All sheets of an xlsx file as RawSheets; merged cells are reported as errors."""
+    """All sheets of an xlsx file as RawSheets, streamed row by row (openpyxl's read-only mode: memory stays
+    bounded whatever the sheet's size, and a sheet past the limits is refused from its declared dimension
+    before any row is read). Merged cells and formulas that read another workbook are located errors; a
+    workbook with macros is a warning (pnp never runs them)."""
     import openpyxl  # imported late: costs ~0.3 s and CSV-only games never need it
 
     shown = display_path(path, root)
     if not path.is_file():
         raise PipelineError(Problem(shown, "file not found", "file"))
-    _check_container(path, shown)
+    parts = _check_container(path, shown)
+    if path.suffix.lower() in MACRO_SUFFIXES or any(p.lower().endswith(VBA_PART) for p in parts):
+        report.warning(shown, "workbook holds macros (VBA): pnp never runs them and reads only the cells; save "
+                              "it as a plain .xlsx workbook to hand it on", "macro")
+    with zipfile.ZipFile(path) as archive:
+        scans = {title: _scan_sheet(archive, part, SourceRef(shown, title)) for title, part in _sheet_parts(archive)}
     try:
-        with_formulas = openpyxl.load_workbook(path, data_only=False)
-        with_values = openpyxl.load_workbook(path, data_only=True)
+        with_formulas = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        with_values = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for damaged files
         raise PipelineError(Problem(shown, f"workbook cannot be read: {type(exc).__name__}: {exc}", "file")) from None
     sheets = {}
-    for ws in with_formulas.worksheets:
-        sheets[ws.title] = _read_sheet(ws, with_values[ws.title], shown, report)
+    try:
+        for ws in with_formulas.worksheets:
+            merged = scans[ws.title] if ws.title in scans else []
+            sheets[ws.title] = _read_sheet(ws, with_values[ws.title], merged, shown, report)
+    finally:
+        with_formulas.close()
+        with_values.close()
     return sheets
 
 
-def _read_sheet(ws_formulas, ws_values, shown: str, report: Report) -> RawSheet:
-    if ws_formulas.max_row > MAX_ROWS or ws_formulas.max_column > MAX_COLUMNS:
-        raise PipelineError(Problem(SourceRef(shown, ws_formulas.title),
-                                    f"sheet is {ws_formulas.max_row}×{ws_formulas.max_column}, above "
-                                    f"{MAX_ROWS} rows or {MAX_COLUMNS} columns", "file"))
-    for merged in sorted(ws_formulas.merged_cells.ranges, key=str):
-        report.error(SourceRef(shown, ws_formulas.title, merged.min_row, column_letter(merged.min_col)),
-                     f"merged cells {merged.coord}: unmerge them (one value per cell)", "merged")
-    formulas = list(ws_formulas.iter_rows(values_only=True))
-    values = list(ws_values.iter_rows(values_only=True))
-    header = []
-    if formulas:
-        for index, name in enumerate(formulas[0], start=1):
-            if name is not None and str(name).strip():
-                header.append((column_letter(index), str(name).strip()))
+def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
+    """(sheet title, its part in the zip), from the workbook part and its relationships."""
+    from defusedxml import ElementTree
+
+    main = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    rel = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+    try:
+        book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+        rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ElementTree.ParseError):
+        return []                                       # openpyxl says what is wrong with such a workbook
+    targets = {r.get("Id"): r.get("Target", "") for r in rels}
+    parts = []
+    for sheet in book.iter(f"{main}sheet"):
+        target = targets.get(sheet.get(rel), "")
+        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+        if part in archive.namelist():
+            parts.append((sheet.get("name", ""), part))
+    return parts
+
+
+def _scan_sheet(archive: zipfile.ZipFile, part: str, where: SourceRef) -> list[str]:
+    """Before openpyxl reads a sheet: its size from the dimension it declares (the start of its XML), or,
+    when it declares none, its rows counted while streaming, refused past the limits; and the merged ranges it
+    declares (read-only worksheets do not load them). Memory stays one chunk whatever the part's size."""
+    declared = None
+    found, tail, counted = [], b"", 0
+    with archive.open(part) as stream:
+        head = stream.read(1 << 16)
+        match = _DIMENSION.search(head.split(b"<sheetData", 1)[0])
+        if match:
+            declared = _dimension(match.group(1).decode("ascii", "replace"))
+            if declared[0] > MAX_ROWS or declared[1] > MAX_COLUMNS:
+                raise PipelineError(Problem(where, f"sheet is {declared[0]}×{declared[1]}, above {MAX_ROWS} rows or "
+                                                   f"{MAX_COLUMNS} columns", "file"))
+        chunk = head
+        while chunk:
+            text = tail + chunk
+            if declared is None:
+                counted += len(_ROW.findall(chunk))
+                if counted > MAX_ROWS:
+                    raise PipelineError(Problem(where, f"sheet has more than {MAX_ROWS} rows (and declares no "
+                                                       "size)", "file"))
+            last = 0
+            for merge in _MERGE_CELL.finditer(text):
+                found.append(merge.group(1).decode("ascii", "replace"))
+                last = merge.end()
+            tail = text[max(last, len(text) - 256):]
+            chunk = stream.read(1 << 20)
+    return sorted(set(found))
+
+
+def _dimension(ref: str) -> tuple[int, int]:
+    """Rows and columns a dimension reference ("A1:K250") spans."""
+    from openpyxl.utils import range_boundaries
+
+    try:
+        min_col, min_row, max_col, max_row = range_boundaries(ref.upper() if ":" in ref else f"{ref}:{ref}")
+    except (ValueError, TypeError):
+        return 0, 0
+    return max_row or 0, max_col or 0
+
+
+def _read_sheet(ws_formulas, ws_values, merged: list[str], shown: str, report: Report) -> RawSheet:
+    from openpyxl.utils import range_boundaries
+
+    where = SourceRef(shown, ws_formulas.title)         # its declared size was checked by _scan_sheet
+    for ref in merged:
+        min_col, min_row, _, _ = range_boundaries(ref)
+        report.error(SourceRef(shown, ws_formulas.title, min_row, column_letter(min_col)),
+                     f"merged cells {ref}: unmerge them (one value per cell)", "merged")
+    formulas = ws_formulas.iter_rows(values_only=True)
+    values = ws_values.iter_rows(values_only=True)
+    header: list[tuple[str, str]] = []
     raw = RawSheet(shown, ws_formulas.title, header, [])
-    positions = [(_col_index(letter), name) for letter, name in header]
-    for row_number, (frow, vrow) in enumerate(zip(formulas[1:], values[1:]), start=2):
+    positions: list[tuple[int, str]] = []
+    for row_number, (frow, vrow) in enumerate(zip(formulas, values), start=1):
+        if row_number > MAX_ROWS or (len(frow) > MAX_COLUMNS and any(v is not None for v in frow[MAX_COLUMNS:])):
+            raise PipelineError(Problem(where, f"sheet is larger than its dimension says: above {MAX_ROWS} rows "
+                                               f"or {MAX_COLUMNS} columns", "file"))
+        if row_number == 1:
+            for index, name in enumerate(frow, start=1):
+                if name is not None and str(name).strip():
+                    header.append((column_letter(index), nfc(str(name)).strip()))
+            positions = [(_col_index(letter), name) for letter, name in header]
+            continue
         if all(v is None or (isinstance(v, str) and not v.strip()) for v in frow):
             continue
         cells = {}
         for index, name in positions:
             formula = frow[index - 1] if index - 1 < len(frow) else None
             value = vrow[index - 1] if index - 1 < len(vrow) else None
-            if isinstance(formula, str) and formula.startswith("=") and value is None:
-                raw.formula_without_value.add((row_number, name))
-            cells[name] = value
+            if isinstance(formula, str) and formula.startswith("="):
+                if value is None:
+                    raw.formula_without_value.add((row_number, name))
+                if _EXTERNAL.search(formula):
+                    report.error(SourceRef(shown, ws_formulas.title, row_number, column_letter(index), name),
+                                 f"the formula {formula} reads another workbook: its saved value came from someone "
+                                 "else's file; paste the value instead", "external")
+            cells[name] = nfc(value) if isinstance(value, str) else value
         raw.rows.append((row_number, cells))
     return raw
+
+
+def nfc(text: str) -> str:
+    """Text as one form of Unicode (NFC): an accent typed as a letter plus a combining mark (macOS, web
+    forms) becomes the one precomposed letter the fonts draw."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def _col_index(letter: str) -> int:
@@ -149,12 +250,25 @@ def read_csv(path: Path, root: Path, sheet_name: str) -> RawSheet:
         raise PipelineError(Problem(shown, "CSV file is empty", "file"))
     if len(table) > MAX_ROWS:
         raise PipelineError(Problem(shown, f"CSV has more than {MAX_ROWS} rows", "file"))
-    header = [(column_letter(i), name.strip()) for i, name in enumerate(table[0], start=1) if name.strip()]
-    rows = []
+    header = [(column_letter(i), nfc(name).strip()) for i, name in enumerate(table[0], start=1) if name.strip()]
+    width, rows, problems = len(table[0]), [], []
     for number, record in enumerate(table[1:], start=2):
         if not any(value.strip() for value in record):
             continue
-        cells = {name: (record[_col_index(letter) - 1] if _col_index(letter) <= len(record) else None)
-                 for letter, name in header}
+        extra = len(record) > width and any(value.strip() for value in record[width:])
+        if extra or len(record) < width:
+            problems.append(Problem(SourceRef(shown, sheet_name, number), f"row {number} has {len(record)} fields, "
+                                    f"the header {width}: {_width_hint(delimiter, extra)}", "csv"))
+            continue
+        cells = {name: nfc(record[_col_index(letter) - 1]) for letter, name in header}
         rows.append((number, cells))
+    if problems:
+        raise PipelineError(problems)
     return RawSheet(shown, sheet_name, header, rows)
+
+
+def _width_hint(delimiter: str, extra: bool) -> str:
+    shown = {"\t": "a tab", ",": "a comma", ";": "a semicolon"}[delimiter]
+    if extra:
+        return f"a text that holds {shown} must be in double quotes (\"like{delimiter} this\"), as spreadsheets export it"
+    return f"fields are missing: every row needs one per header column, {shown} between them"
