@@ -88,6 +88,7 @@ def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Rep
 def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[str]]:
     """Validate then write; returns the report and the ids of the games written (none on failure)."""
     from pipeline.kinds import kind_of
+    from pipeline.output import remove_leftovers
     from pipeline.report import write_game_report
 
     progress = progress or Progress()
@@ -96,6 +97,8 @@ def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report
     prepared = prepare(config, report, progress, variants)
     if report.failed(config.strict) or len(prepared) != len(config.games):
         return report, []
+    remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
+                     + [config.output / "calibration"])         # temporaries of a build that was killed
     calibration = write_calibration_sheets(config)
     for item in prepared:
         outputs = [entry for laid in item.laid for entry in kind_of(laid.component).write(item.game, laid, config,

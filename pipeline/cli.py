@@ -4,6 +4,7 @@ code (0 clean, 1 problems, 2 usage). A user's mistake never prints a traceback."
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 from functools import lru_cache
 from typing import Optional
@@ -279,9 +280,20 @@ def _rule_overrides(items: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised wherever the program is (like KeyboardInterrupt for Ctrl-C), so every write on the
+    way out removes its temporaries (pipeline/output.py)."""
+
+
+def _terminate(signum, frame) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # a second SIGTERM must not cut the clean-up short
+    raise Terminated()
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     try:
-        app()
+        app()                       # typer turns Ctrl-C (KeyboardInterrupt) into exit 130 itself
     except PipelineError as exc:
         from rich.text import Text
 
@@ -291,3 +303,6 @@ def main() -> None:
     except KeyboardInterrupt:
         err("interrupted")
         sys.exit(130)
+    except Terminated:
+        err("terminated (no half-written file was left)")
+        sys.exit(143)

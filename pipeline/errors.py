@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
 def column_letter(index: int) -> str:
     """1 -> A, 27 -> AA."""
     letters = ""
@@ -24,7 +27,8 @@ class SourceRef:
     """A place in the designers' inputs: file, sheet, row (1-based, as the spreadsheet shows it), column.
 
     `column` is the letter (A, B, …) and `field` the header name; either may be missing for a whole-row
-    or whole-sheet reference. Template references use `sheet` for the template file and `row` for its line.
+    or whole-sheet reference. A YAML file (a template, game.yaml, fonts.yaml) has no sheet: its `row` is a
+    line and reads "line 12".
     """
 
     file: str
@@ -43,7 +47,8 @@ class SourceRef:
         if self.row is not None or self.column:
             where = f"{self.column or ''}{self.row if self.row is not None else ''}"
             if self.column is None:
-                where = f"row {self.row}"
+                where = f"line {self.row}" if self.sheet is None and self.file.endswith(YAML_SUFFIXES) \
+                    else f"row {self.row}"
             if self.field:
                 where += f" ({self.field})"
             parts.append(where)

@@ -9,11 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from pipeline.errors import PipelineError, Problem
-from pipeline.render.fonts import SAFE_LOADER
+from pipeline.errors import PipelineError, Problem, SourceRef
 from pipeline.games.base import CardDeck, FaceSpec, GameModule, Records
+from pipeline.safe_yaml import YamlRefused, read_yaml
 from pipeline.schema import expand, spec_from_mapping
 
 
@@ -28,9 +26,11 @@ def _inside(path: Path, root: Path, shown: str) -> Path:
 def load_data_game(manifest: Path, root: Path) -> GameModule:
     shown = str(manifest.resolve().relative_to(root.resolve())) if manifest.resolve().is_relative_to(root.resolve()) else str(manifest)
     try:
-        data = yaml.load(manifest.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise PipelineError(Problem(shown, f"cannot read game manifest: {exc}", "game")) from None
+        data = read_yaml(manifest) or {}
+    except OSError as exc:
+        raise PipelineError(Problem(shown, f"cannot read game manifest: {exc.strerror or exc}", "game")) from None
+    except YamlRefused as exc:
+        raise PipelineError(Problem(SourceRef(shown, None, exc.line), exc.message, "game")) from None
     for key in ("id", "title", "data", "sheets", "components"):
         if key not in data:
             raise PipelineError(Problem(shown, f"missing key {key!r}", "game"))

@@ -4,12 +4,11 @@ print-service PDF, and the one-file-per-paper loop of simple home-printing files
 from __future__ import annotations
 
 import io
-import tempfile
 from pathlib import Path
 
 from pipeline.config import BuildConfig
 from pipeline.errors import SourceRef
-from pipeline.output import atomic_write
+from pipeline.output import atomic_write, scratch_folder
 
 
 def template_ref(game, faces, root: Path) -> SourceRef:
@@ -36,8 +35,8 @@ def png(config: BuildConfig, game, component, pdf: bytes, names: list[str]) -> d
     from pipeline.render.imposition import write_png
 
     folder = config.output / game.id / "png" / component.id
-    with tempfile.TemporaryDirectory() as temp:
-        source = Path(temp) / "print.pdf"
+    with scratch_folder(config.output) as temp:        # output/.pnp-tmp/, never the system's /tmp
+        source = temp / "print.pdf"
         source.write_bytes(pdf)
         files = write_png(source, folder, names)
     return {"component": component.id, "title": component.title, "kind": "png", "format": "png",

@@ -12,13 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePath
 
-import yaml
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from pipeline.errors import PipelineError, Problem
-
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when the wheel has it: ~10x faster
+from pipeline.errors import PipelineError, Problem, SourceRef
+from pipeline.safe_yaml import YamlRefused, read_yaml
 
 
 @dataclass(frozen=True)
@@ -183,10 +181,7 @@ def _font_file(where: str, entry: dict, root: Path | None) -> Path:
 def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], dict, dict, dict]:
     """The fallback families of a fonts.yaml: their font names (in order), licences, files and families."""
     where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
-    try:
-        data = yaml.load(manifest.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise PipelineError(Problem(where, f"cannot read the font manifest: {exc}", "font")) from None
+    data = _manifest(manifest, where)
     entries = (data.get(key) or []) if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "family" in e for e in entries):
         raise PipelineError(Problem(where, f"`{key}:` must be a list of families ({{family, package, file}} "
@@ -203,9 +198,20 @@ def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], d
     return names, licences, files, families
 
 
+def _manifest(manifest: Path, where: str):
+    """A fonts.yaml read through the bounded YAML door; a refusal names its line."""
+    try:
+        return read_yaml(manifest) or {}
+    except OSError as exc:
+        raise PipelineError(Problem(where, f"cannot read the font manifest: {exc.strerror or exc}", "font")) \
+            from None
+    except YamlRefused as exc:
+        raise PipelineError(Problem(SourceRef(where, None, exc.line), exc.message, "font")) from None
+
+
 @lru_cache(maxsize=None)
 def load_fonts(manifest: Path) -> FontSet:
-    data = yaml.load(Path(manifest).read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    data = _manifest(Path(manifest), "fonts/fonts.yaml")
     names, licences, files, families = {}, {}, {}, {}
     for role, entry in data["roles"].items():
         path = _package_dir(entry["package"]) / "files" / entry["file"]

@@ -11,11 +11,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-import yaml
-
 from pipeline.errors import Problem, Severity, SourceRef
 from pipeline.render.expressions import Compiler, Const, Dynamic, EvaluationError, TemplateSyntax, Value
 from pipeline.render.values import REQUIRED, SCHEMA, TOP_LEVEL_KEYS, length_mm, trim_size, truthy
+from pipeline.safe_yaml import SafeLoader, YamlRefused, read_yaml
 
 __all__ = ["Dynamic", "Element", "EvaluationError", "Template", "TemplateLoader"]
 
@@ -29,8 +28,8 @@ class YamlMap(dict):
     line: int | None = None
 
 
-class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    pass
+class _LineLoader(SafeLoader):
+    """The bounded, NFC loader of pipeline/safe_yaml.py, whose mappings remember their line."""
 
 
 def _construct_map(loader, node):
@@ -41,10 +40,6 @@ def _construct_map(loader, node):
 
 
 _LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
-
-
-def parse_yaml(source: str) -> Any:
-    return yaml.load(source, Loader=_LineLoader)  # a SafeLoader subclass: no arbitrary objects
 
 
 # --- the compiled template ----------------------------------------------------------------------------
@@ -149,14 +144,12 @@ class TemplateLoader:
 
     def _read(self, path: Path, rel: str, problems: list[Problem]) -> YamlMap | None:
         try:
-            doc = parse_yaml(path.read_text(encoding="utf-8"))
+            doc = read_yaml(path, _LineLoader)
         except OSError as exc:
             problems.append(Problem(SourceRef(rel), f"cannot read template: {exc.strerror or exc}", RULE))
             return None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = mark.line + 1 if mark is not None else None
-            problems.append(Problem(SourceRef(rel, None, line), f"YAML error: {getattr(exc, 'problem', exc)}", RULE))
+        except YamlRefused as exc:
+            problems.append(Problem(SourceRef(rel, None, exc.line), exc.message, RULE))
             return None
         if not isinstance(doc, YamlMap):
             problems.append(Problem(SourceRef(rel, None, 1), "a template must be a mapping (size, elements…)", RULE))
