@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from pipeline.errors import Report, SourceRef
+from pipeline.paths import path_problem
 
 TYPES = ("str", "int", "float", "bool", "enum", "color", "plan", "path")
 _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -98,8 +99,8 @@ def _coerce(col: Column, raw: Any) -> tuple[Any, str | None, str]:
         text = str(raw).strip() if not isinstance(raw, float) or not raw.is_integer() else str(int(raw))
         if col.max_length and len(text) > col.max_length:
             return None, f"text of {len(text)} characters is longer than {col.max_length}", "range"
-        if col.type == "path" and ("\\" in text or text.startswith("/") or ".." in text.split("/")):
-            return None, f"{text!r} leaves the project folder", "path"
+        if col.type == "path" and text and (why := path_problem(text)):
+            return None, why, "path"
         return text, None, ""
     if col.type == "int":
         if isinstance(raw, bool):

@@ -14,6 +14,7 @@ from pipeline.games.base import GameModule, Records, Simulation
 from pipeline.games.kit import blame_rows, with_rules
 from pipeline.manifest import COMPONENTS_SPEC, check_manifest
 from pipeline.params import read_rules
+from pipeline.paths import resolve_inside
 from pipeline.progress import Progress
 from pipeline.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
 from pipeline.sheets import display_path, read_csv, read_workbook
@@ -74,6 +75,9 @@ def load_records(game: GameModule, root: Path, report: Report) -> Records | None
     if report.errors:
         return None
     check_glyphs(game, records, root, report)
+    check_path_cells(game, records, specs, root, report)
+    if report.errors:
+        return None
     for name, spec in specs.items():                                     # stage 3
         check_rows(spec, records[name], report)
     if report.errors:
@@ -122,6 +126,29 @@ def check_glyphs(game: GameModule, records: Records, root: Path, report: Report)
                     more = f" (and {len(chars) - 1} more of this cell)" if len(chars) > 1 else ""
                     report.warning(record.at(column), f"character {chars[0]!r} ({char_name(chars[0])}){more} {why}",
                                    "glyph")
+
+
+def check_path_cells(game: GameModule, records: Records, specs: dict[str, SheetSpec], root: Path,
+                     report: Report) -> None:
+    """Stage 2, path cells on disk: the text was checked as it was read (pipeline/paths.py); here a path that
+    leads out of the project through a link is refused at its cell, looked up in each folder art is found in
+    (the data file's folder, the game's template folder)."""
+    project = root.resolve()
+    for name, rows in records.items():
+        columns = [c.name for c in specs[name].columns if c.type == "path"] if name in specs else []
+        for record in (r for r in rows if columns):
+            bases = ((root / record.ref.file).parent, game.template_dir)
+            for column in columns:
+                text = record.get(column)
+                if not text:
+                    continue
+                try:
+                    resolve_inside(project, bases, text)
+                except ValueError as exc:
+                    report.error(record.at(column), str(exc), "path")
+                except OSError as exc:
+                    report.error(record.at(column), f"{text!r} is not a usable path ({exc.strerror or exc})",
+                                 "path")
 
 
 # --- stage 6: play -------------------------------------------------------------------------------------------

@@ -183,7 +183,9 @@ def test_a_game_adds_a_fallback_family(tmp_path):
 
 @pytest.mark.parametrize("entry, message", [
     ("{family: Missing, path: templates/polyglot/none.ttf}", "font file templates/polyglot/none.ttf not found"),
-    ("{family: Out, path: ../outside.ttf}", "font path '../outside.ttf' leaves the project"),
+    ("{family: Out, path: ../outside.ttf}", "family 'Out': font path '../outside.ttf' climbs out of its folder"),
+    ("{family: Drive, path: 'C:/Windows/Fonts/arial.ttf'}", "font path 'C:/Windows/Fonts/arial.ttf' is a path on a "
+                                                            "Windows drive"),
     ("{family: Up, package: font_lato, file: ../../os.py}", "family 'Up': give `package`"),
     ("{family: Dotted, package: os.path, file: x.ttf}", "family 'Dotted': give `package`"),
     ("{family: Nowhere, package: no_such_font_package, file: x.ttf}", "font package 'no_such_font_package' is not installed"),

@@ -139,7 +139,7 @@ def test_art_path_outside_project_is_refused(project):
         ws[f"{header_column(ws, 'art')}2"] = "../../etc/passwd"
     edit_workbook(project / BOOK, change)
     report, _ = validate_buildit(project)
-    assert f"{BOOK} › cities › G2 (art): '../../etc/passwd' leaves the project folder [path]" in messages(report)
+    assert f"{BOOK} › cities › G2 (art): '../../etc/passwd' climbs out of its folder with '..': write it relative to the game's folder, with / between folders (art/castle.png) [path]" in messages(report)
 
 
 def test_not_a_workbook(project):

@@ -11,16 +11,18 @@ from typing import Any
 
 from pipeline.errors import PipelineError, Problem, SourceRef
 from pipeline.games.base import CardDeck, FaceSpec, GameModule, Records
+from pipeline.paths import inside
 from pipeline.safe_yaml import YamlRefused, read_yaml
 from pipeline.schema import expand, spec_from_mapping
 
 
-
-def _inside(path: Path, root: Path, shown: str) -> Path:
-    resolved = path.resolve()
-    if not resolved.is_relative_to(root.resolve()):
-        raise PipelineError(Problem(shown, f"path {path} leaves the project folder", "path"))
-    return resolved
+def _inside(base: Path, text: str, root: Path, shown: str) -> Path:
+    """A data file named in game.yaml, checked like every path from other people (pipeline/paths.py)."""
+    try:
+        return inside(root, base, text, "the folder of game.yaml, with / between folders (data/cards.csv)",
+                      climb=True)
+    except ValueError as exc:
+        raise PipelineError(Problem(shown, f"data file {exc}", "path")) from None
 
 
 def load_data_game(manifest: Path, root: Path) -> GameModule:
@@ -37,7 +39,7 @@ def load_data_game(manifest: Path, root: Path) -> GameModule:
     base = manifest.parent
     files, csv_names = [], {}
     for entry in data["data"]:
-        path = _inside(base / entry["file"], root, shown)
+        path = _inside(base, str(entry["file"]), root, shown)
         files.append(path)
         if path.suffix.lower() == ".csv":
             csv_names[path.name] = entry.get("sheet", path.stem)

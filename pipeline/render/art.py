@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from functools import lru_cache
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import NamedTuple
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 
+from pipeline.paths import path_problem, resolve_inside
 from pipeline.render.text import Run, add_run, unit_width
 
 FORMS_ATTRIBUTE = "_pnp_art_forms"      # set on each canvas: rel path -> (form name, natural w, h)
@@ -30,6 +31,7 @@ class ArtError(Exception):
 class Located(NamedTuple):
     status: str        # "ok", "missing" or "outside"
     rel: str           # project-relative posix path ("ok", "missing"); the path as written ("outside")
+    why: str = ""      # "outside": why it is refused (pipeline/paths.py)
 
 
 class Art(NamedTuple):
@@ -51,10 +53,6 @@ class Placeholder(NamedTuple):
     label: tuple[Run, ...]      # one run per font: a file name may need the fallback chain
 
 
-def _is_absolute(src: str) -> bool:
-    return PurePosixPath(src).is_absolute() or PureWindowsPath(src).is_absolute() or src.startswith("\\")
-
-
 class ArtLibrary:
     """Where art and icons live for one game, with the lookups cached (2,000 cards, 4 distinct files)."""
 
@@ -70,24 +68,22 @@ class ArtLibrary:
         if found is None:
             try:
                 found = self._locate(src, bases)
-            except (OSError, ValueError):      # a NUL byte, a name too long: not a usable path
-                found = Located("outside", src)
+            except OSError as exc:             # a name too long, a loop of links: not a usable path
+                found = Located("outside", src, f"{src!r} is not a usable path ({exc.strerror or exc})")
             self._located[key] = found
         return found
 
     def _locate(self, src: str, bases: tuple[Path, ...]) -> Located:
-        if not src or _is_absolute(src):
-            return Located("outside", src)
-        first = None
-        for base in bases:
-            candidate = (base / src).resolve()   # follows symlinks: a link out of the project is refused
-            if not candidate.is_relative_to(self.project_root):
-                return Located("outside", src)
-            rel = candidate.relative_to(self.project_root).as_posix()
-            if candidate.is_file():
-                return Located("ok", rel)
-            first = first or rel
-        return Located("missing", first or src)
+        why = path_problem(src) if src else "the path is empty"
+        if why:
+            return Located("outside", src, why)
+        try:
+            found, first = resolve_inside(self.project_root, bases, src)
+        except ValueError as exc:
+            return Located("outside", src, str(exc))
+        if found is not None:
+            return Located("ok", found.relative_to(self.project_root).as_posix())
+        return Located("missing", first.relative_to(self.project_root).as_posix() if first else src)
 
     def natural_size(self, rel: str) -> tuple[float, float]:
         return natural_size(str(self.project_root / rel))

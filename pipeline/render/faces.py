@@ -267,8 +267,7 @@ class _Resolver:
         found = self.art.locate(v["src"], bases)
         font = self.fonts.name("body")
         if found.status == "outside":
-            self.problem(element.where, f"image: {v['src']!r} is not a file path inside the project; refused",
-                         "path")
+            self.problem(element.where, f"image: {found.why}", "path")
             out.append(placeholder(box, f"refused: {Path(found.rel).name}", font, self.fonts.fallbacks))
         elif found.status == "missing":
             self.missing_art.append(found.rel)

@@ -16,6 +16,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pipeline.errors import PipelineError, Problem, SourceRef
+from pipeline.paths import PROJECT_FOLDER, inside
 from pipeline.safe_yaml import YamlRefused, read_yaml
 
 
@@ -156,13 +157,19 @@ def ensure_registered(font_name: str) -> None:
         _register(font_name, _FILES[font_name])
 
 
+def _inside(where: str, entry: dict, text: str, root: Path) -> Path:
+    """A game's font file, checked like every path from other people (pipeline/paths.py)."""
+    try:
+        return inside(root, root, text, PROJECT_FOLDER)
+    except ValueError as exc:
+        raise PipelineError(Problem(where, f"family {entry['family']!r}: font path {exc}", "font")) from None
+
+
 def _font_file(where: str, entry: dict, root: Path | None) -> Path:
     """A family's TrueType file: from an installed package (`package`, `file`) or, for a game's own
     family, a file inside the project (`path`)."""
     if "path" in entry and root is not None:
-        path = (root / str(entry["path"])).resolve()
-        if not path.is_relative_to(root.resolve()):
-            raise PipelineError(Problem(where, f"font path {entry['path']!r} leaves the project", "font"))
+        path = _inside(where, entry, str(entry["path"]), root)
     else:
         package, file = str(entry.get("package", "")), str(entry.get("file", ""))
         # a top-level package and a plain file name: nothing is imported, nothing read outside the package

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
 from pipeline.errors import Problem, Severity, SourceRef
+from pipeline.paths import path_problem
 from pipeline.render.expressions import Compiler, Const, Dynamic, EvaluationError, TemplateSyntax, Value
 from pipeline.render.values import REQUIRED, SCHEMA, TOP_LEVEL_KEYS, length_mm, trim_size, truthy
 from pipeline.safe_yaml import SafeLoader, YamlRefused, read_yaml
@@ -244,6 +245,10 @@ class TemplateLoader:
                 problems.append(Problem(where, f"text: unknown font role {role!r} (known: "
                                                f"{', '.join(self.font_roles)})", RULE))
                 return None
+        src = values.get("src") if kind == "image" else None
+        if isinstance(src, Const) and src.value and (why := path_problem(str(src.value))):
+            problems.append(Problem(where, f"image: {why}", "path"))    # once here, not once per card drawn
+            return None
         return None if any(v is None for v in values.values()) else values
 
     def _value(self, kind: str, key: str, raw: Any, convert, where: SourceRef,
