@@ -10,6 +10,7 @@ from pipeline.errors import Report
 from pipeline.kinds import kind_named, kind_of
 from pipeline.output import atomic_write, sha256_file
 from pipeline.paperbill import bill_markdown, paper_bill
+from pipeline.render.markup import md_escape
 
 
 def _how_to_print(entry: dict) -> str:
@@ -73,11 +74,12 @@ def _calibration_note(data: dict) -> list[str]:
 
 
 def _markdown(data: dict) -> str:
-    lines = [f"# {data['title']} — build report", "", "## Inputs", ""]
+    lines = [f"# {md_escape(data['title'])} — build report", "", "## Inputs", ""]
     lines += [f"- `{i['path']}` (sha256 `{i['sha256'][:16]}…`)" for i in data["inputs"]]
     lines += ["", "## Validation", "", f"- errors: {data['validation']['errors']}",
               f"- warnings: {len(data['validation']['warnings'])}"]
-    lines += [f"  - {w['where']}: {w['message']} [{w['rule']}]" for w in data["validation"]["warnings"]]
+    lines += [f"  - {md_escape(w['where'])}: {md_escape(w['message'])} [{w['rule']}]"
+              for w in data["validation"]["warnings"]]
     lines += [f"- {s}" for s in data["summary"]]
     if data.get("play"):
         lines += ["", "## Bot games (validation stage 6)", ""] + [f"- {line}" for line in data["play"]]
@@ -85,7 +87,7 @@ def _markdown(data: dict) -> str:
     for c in data["components"]:
         size = f"{c['size_mm'][0]:g} × {c['size_mm'][1]:g}" if c.get("size_mm") else ""
         count = f"{c['count'] or ''}" + (f" pages × {c['copies']}" if c.get("copies", 1) > 1 else "")
-        lines.append(f"| {c['title']} (`{c['id']}`) | {c['kind']} | {count} | {size} | "
+        lines.append(f"| {md_escape(c['title'])} (`{c['id']}`) | {c['kind']} | {count} | {size} | "
                      f"{'yes' if c['backs'] else 'no'} |")
     lines += ["", "## Files: what to print, on which paper, and what to cut", ""]
     lines += _calibration_note(data)
@@ -95,5 +97,5 @@ def _markdown(data: dict) -> str:
         lines.append(f"| `{entry['path']}` | {pages} | {_how_to_print(entry)} |")
     lines += bill_markdown(data["paper_bill"])
     if data["missing_art"]:
-        lines += ["", "## Missing art (placeholders drawn)", ""] + [f"- `{a}`" for a in data["missing_art"]]
+        lines += ["", "## Missing art (placeholders drawn)", ""] + [f"- {md_escape(a)}" for a in data["missing_art"]]
     return "\n".join(lines) + "\n"

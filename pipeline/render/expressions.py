@@ -118,12 +118,29 @@ def _plain_name(source: str) -> str | None:
 def sandbox(markdown: bool = False):
     """The one jinja2 environment the pipeline renders untrusted templates with: sandboxed, strict about
     unknown names, no autoescape (faces draw characters and rulebooks escape for reportlab themselves; `&`
-    stays `&`), None prints as nothing. markdown: block tags leave no blank lines (rulebook chapters)."""
+    stays `&`), None prints as nothing. markdown (rulebook chapters): block tags leave no blank lines, and
+    every value is shielded from Markdown (pipeline/render/markup.py) unless written `{{ value|markdown }}`."""
     from jinja2 import StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
 
-    return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=markdown,
-                                lstrip_blocks=markdown, finalize=lambda value: "" if value is None else value)
+    if not markdown:
+        return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                    finalize=lambda value: "" if value is None else value)
+    from jinja2.runtime import Macro
+
+    from pipeline.render.markup import Markdown, shield
+
+    class MarkdownEnvironment(SandboxedEnvironment):
+        """A macro's output is template text (its values already shielded inside it): printed as Markdown."""
+
+        def call(self, __context, __obj, *args, **kwargs):
+            result = super().call(__context, __obj, *args, **kwargs)
+            return Markdown(result) if isinstance(__obj, Macro) and isinstance(result, str) else result
+
+    env = MarkdownEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+                              finalize=shield)
+    env.filters["markdown"] = Markdown
+    return env
 
 
 class Compiler:

@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 from pipeline.errors import Problem, Severity
+from pipeline.render.markup import LINE_BREAK, TOGGLE_BOLD, card_text, unshield
 from pipeline.render.rulebook_source import RULE, ChapterText
 
 FIGURE_SCHEME = "figure:"
@@ -94,8 +95,26 @@ def parse_rulebook(chapters: list[ChapterText], figures: Collection[str]) -> tup
     problems: list[Problem] = []
     for chapter in chapters:
         parser = _Parser(chapter, figures, problems)
-        blocks.extend(parser.blocks(SyntaxTreeNode(_MARKDOWN.parse(chapter.text)).children))
+        tokens = _unshielded(_MARKDOWN.parse(chapter.text))
+        blocks.extend(parser.blocks(SyntaxTreeNode(tokens).children))
     return _numbered(blocks), problems
+
+
+def _unshielded(tokens: list) -> list:
+    """The characters the data values were typed with, back in the tokens Markdown made of the chapter
+    (pipeline/render/markup.py): text, code, and the addresses of links and figures."""
+    for token in tokens:
+        if token.type == "text" and "](" + FIGURE_SCHEME in token.content:
+            token.meta["figure_typo"] = True        # the chapter's own text, not a value's (those are shielded)
+        token.content = unshield(token.content)
+        for key, value in (token.attrs or {}).items():
+            if key in ("href", "src") and "%EF%" in str(value).upper():
+                token.attrs[key] = unshield(unquote(str(value)))     # markdown-it percent-encodes them
+            elif isinstance(value, str):
+                token.attrs[key] = unshield(value)
+        if token.children:
+            _unshielded(token.children)
+    return tokens
 
 
 def _numbered(blocks: list[Block]) -> list[Block]:
@@ -169,13 +188,14 @@ class _Parser:
         return [Rule()]
 
     def _fence(self, node) -> list[Block]:
-        return [Code(node.content.rstrip("\n"))]
+        return [Code(card_text(node.content).rstrip("\n"))]
 
     _code_block = _fence
 
     def _other(self, node) -> list[Block]:
         """Anything else CommonMark may produce (raw HTML is off, so little): kept as plain text."""
-        return [Paragraph(((node.content.strip(), ""),))] if node.content.strip() else []
+        text = card_text(node.content).strip()
+        return [Paragraph(((text, ""),))] if text else []
 
     # figures ---------------------------------------------------------------------------------------------
 
@@ -214,13 +234,15 @@ class _Parser:
         for node in nodes:
             kind = node.type
             if kind == "text":
-                self._text(node.content, style, line, out)
+                if node.meta.get("figure_typo"):
+                    self.problem(line, "a figure reference was not understood (no spaces inside (figure:a,b))")
+                self._text(node.content, style, out)
             elif kind in ("strong", "em"):
                 added = "b" if kind == "strong" else "i"
                 inner = "".join(sorted(set(style + added))) if style != "code" else style
                 line = self._inline(node.children, inner, line, out)
             elif kind == "code_inline":
-                out.append((node.content, "code"))
+                out.append((card_text(node.content), "code"))
             elif kind in ("softbreak", "hardbreak"):
                 out.append(("\n", "br") if kind == "hardbreak" else (" ", style))
                 line += 1
@@ -233,10 +255,18 @@ class _Parser:
                 out.append((node.content, style))
         return line
 
-    def _text(self, text: str, style: str, line: int, out: list[Run]) -> None:
-        if "](" + FIGURE_SCHEME in text:
-            self.problem(line, "a figure reference was not understood (no spaces inside (figure:a,b))")
-        out.append((text, style))
+    def _text(self, text: str, style: str, out: list[Run]) -> None:
+        if TOGGLE_BOLD not in text and LINE_BREAK not in text:
+            out.append((text, style))
+            return
+        bold = False                # a value's card text: `**` toggles bold, as on the card (markup.py)
+        for part in _CARD_TOKENS.split(text):
+            if part == TOGGLE_BOLD:
+                bold = not bold
+            elif part == LINE_BREAK:
+                out.append(("\n", "br"))
+            elif part:
+                out.append((part, _with_bold(style) if bold else style))
 
     def _link(self, node, style: str, line: int, out: list[Run]) -> int:
         """Printed matter: the link text, then its address when that is not already the text."""
@@ -247,6 +277,13 @@ class _Parser:
         if href and href not in (shown, "mailto:" + shown):
             out.append((f" ({href})", style))
         return line
+
+
+_CARD_TOKENS = re.compile(f"({TOGGLE_BOLD}|{LINE_BREAK})")
+
+
+def _with_bold(style: str) -> str:
+    return style if style == "code" else "".join(sorted(set(style + "b")))
 
 
 def _only_images(inline) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pipeline.games.base import BoardSpec, CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.nba.engine.rules import COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, normal_turns
 from pipeline.games.nba.rulebook.example import NBA_NAMES, illustration, tactic_info, worked_example
+from pipeline.render.markup import Markdown, shield
 
 SKILL_OF_COLOUR = {colour: skill for skill, colour in COLOUR_OF_DIE.items()}   # "blue" -> "3P"
 INVARIABLE = ("marron", "orange", "kaki")
@@ -162,11 +163,11 @@ def rulebook_context(records: Records, rules: dict, figure_names: set[str] | fro
     rows = durations(records, rules)
     names = frozenset(figure_names)
 
-    def figure(caption: str, *wanted: str) -> str:
+    def figure(caption: str, *wanted: str) -> Markdown | str:
         """The Markdown of a figure row, or nothing when one of its faces does not exist (yet)."""
         if not wanted or any(name not in names for name in wanted):
             return ""
-        return f"![{caption}](figure:{','.join(wanted)})"
+        return Markdown(f"![{shield(caption)}](figure:{shield(','.join(wanted))})")   # Markdown made here
 
     colours = offensive_colours(skills)
     return {
