@@ -18,10 +18,7 @@ from tests.hostile import MODULES, Case
 def _cases() -> list:
     found = []
     for name in MODULES:
-        try:
-            module = import_module(f"tests.hostile.{name}")
-        except ModuleNotFoundError:
-            continue
+        module = import_module(f"tests.hostile.{name}")
         found += [pytest.param(case, id=f"{name}/{case.id}") for case in module.CASES]
     return found
 

@@ -134,7 +134,7 @@ _MARKDOWN = MarkdownIt("commonmark").enable("table")
 
 @settings(max_examples=300, deadline=None)
 @given(TEXT)
-@examples("A | B", "&amp;", "**x**", "_x_", "\\", "`")
+@examples("A | B", "&amp;", "**x**", "_x_", "__0__", "a__b_", "\\", "`")
 def test_the_build_report_prints_a_value_in_one_table_cell(text):
     html = _MARKDOWN.render(f"| a | b |\n|---|---|\n| {md_escape(text)} | fin |\n")
     cells = re.findall(r"<td>(.*?)</td>", html, re.S)

@@ -57,10 +57,22 @@ def card_text(text: str) -> str:
     return unshield(text).replace(TOGGLE_BOLD, "**").replace(LINE_BREAK, "\n")
 
 
-_PLAIN_SYNTAX = re.compile(r"([\\`*\[\]<>&|]|(?<!\w)_|_(?!\w))")     # `_` inside a word is no markup
+_PLAIN_SYNTAX = re.compile(r"[\\`*\[\]<>&|]|_+")             # a run of `_` is kept inside a word
 
 
 def md_escape(value: Any) -> str:
     """A value as literal text in a Markdown file a person reads (the build report): the
     characters that would start inline markup or split a table row are backslash-escaped; one line."""
-    return _PLAIN_SYNTAX.sub(r"\\\1", " ".join(str(value).splitlines()))
+    return _PLAIN_SYNTAX.sub(_escaped, " ".join(str(value).splitlines()))
+
+
+def _escaped(match: re.Match) -> str:
+    text = match.group(0)
+    if text.startswith("_") and match.start() > 0 and _between_letters(match):
+        return text                                     # snake_case inside a word is no emphasis
+    return "".join("\\" + char for char in text)
+
+
+def _between_letters(match: re.Match) -> bool:
+    source, start, end = match.string, match.start(), match.end()
+    return end < len(source) and source[start - 1].isalnum() and source[end].isalnum()
