@@ -8,6 +8,7 @@ from dataclasses import replace
 from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.buildit.checks import gold_distribution
 from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models, parameters
+from pipeline.games.buildit.rulebook_diagrams import board_context, board_figures, plan_figures
 
 DECK_FIGURES = {"cities": "city", "contracts": "contract", "normal": "normal"}
 SHOWN = ("board", "calendar", "pawns", "coins", "aids", "score-sheet")      # the other components it shows
@@ -19,6 +20,8 @@ def with_rulebook(records: Records, parts: list[Component]) -> list[Component]:
     by_id = {part.id: part for part in parts}
     decks = [by_id[deck_id] for deck_id in DECK_FIGURES]
     figures = rulebook_figures(records, rules, decks, [by_id[part_id] for part_id in SHOWN])
+    figures.update(board_figures(by_id["pawns"], rules["board_size"]))
+    figures.update(plan_figures(records))
     return [*parts, RulebookSpec("rulebook", "Règles du jeu", "rules", rulebook_context(records, rules), figures)]
 
 
@@ -51,12 +54,13 @@ def rulebook_context(records: Records, rules: dict) -> dict:
         "cities": [dict(rec.values) for rec in records["cities"]],
         "normal": normal,
         "expected_gold": {"contract": float(gold["contracts"][1]), "normal": float(gold["normal"][1])},
+        "boards": board_context(),
     }
 
 
 def rulebook_figures(records: Records, rules: dict, decks: list[CardDeck], others: list) -> dict[str, FaceSpec]:
     """Figure name -> face: card-<kind>-<row id>, back-<kind>, board, calendar, pawn-<colour>-<state>,
-    coin-1, coin-5, aid, score-sheet."""
+    coin-1, coin-5, aid, score-sheet (the drawn diagrams, board-* and plan-*, are rulebook_diagrams')."""
     figures: dict[str, FaceSpec] = {}
     for deck in decks:
         kind = DECK_FIGURES[deck.id]
