@@ -24,7 +24,8 @@ COLOURS = (  # id, French name, letter (printed: colour never carries the meanin
     ("yellow", "Jaune", "J", "#E8B823"),
     ("green", "Vert", "V", "#2E9E5B"),
 )
-STATES = (("permit", "Permis", "P"), ("site", "Chantier", "S"), ("construction", "Construction", "C"))
+# French initials (a French player reads "S" for Site as nothing): the pawns also print the name in full
+STATES = (("permit", "Permis", "P"), ("site", "Chantier", "Ch"), ("construction", "Construction", "C"))
 
 
 def parameters(records: Records) -> dict:
