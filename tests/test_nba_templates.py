@@ -4,6 +4,8 @@ read back with pdfplumber, so the checks see what a printer would get (text, siz
 
 from __future__ import annotations
 
+import re
+
 from io import BytesIO
 
 import pdfplumber
@@ -398,7 +400,10 @@ def test_tactic_card_reads_upright_in_the_market_and_sideways_on_the_court(row, 
     skills = dict(zip(RATINGS, (s[1] for s in SKILLS)))
     for code, keep in zip(RATINGS, row[8]):
         if keep:
-            assert f"{keep}{skills[code]}".replace(" ", "") in sideways.replace(" ", "")
+            # issue 20: skill first, then the count in dice: "3 points (bleu) : 2 dés", never "2 3 points"
+            assert re.search(re.escape(skills[code].replace(" ", "")) + r"\([a-z]+\):" + f"{keep}dés?(?![0-9])",
+                             sideways.replace(" ", "")), (code, keep, sideways)
+            assert f"{keep}{skills[code]}".replace(" ", "") not in sideways.replace(" ", "")
     icons = [rel.rsplit("/", 1)[-1][:-4] for rel in art_paths(face.primitives) if "/icons/" in rel]
     assert {code: icons.count(code) for code in RATINGS[:6]} == dict(zip(RATINGS[:6], row[8]))   # a square per die
     assert icons.count("arrow_up" if row[4] == "offence" else "arrow_down") == 1
