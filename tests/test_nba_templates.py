@@ -308,12 +308,15 @@ def test_player_card_prints_value_cost_and_the_eight_ratings_in_order(row, ink_s
     assert [w["text"] for w in value] == [str(row[6])]                         # top-left
     cost = words(pdf_page, face, 49, 76, 60.5, 86, min_size=14)
     assert [w["text"] for w in cost] == [str(row[7]) if row[7] else "–"]       # bottom-right
-    ratings = words(pdf_page, face, 4, 48, 60, 76, min_size=14)
+    ratings = words(pdf_page, face, 4, 38, 60, 76, min_size=14)
     rows: dict[int, list[str]] = {}
     for w in ratings:
         rows.setdefault(round(mm(w["top"], face) / 3), []).append(w["text"])
     assert [v for line in rows.values() for v in line] == [str(v) for v in row[8]]
     assert [len(line) for line in rows.values()] == [3, 3, 2]                  # offence, defence, RB + GI
+    # issue 20: each tile names its skill under its number, as the aid and the rulebook do
+    labels = " ".join(w["text"] for w in words(pdf_page, face, 4, 38, 60, 76) if w["size"] < 8)
+    assert labels == "3 Points Jeu intérieur Pénétration Interception Contre Stop Rebonds Intelligence"
     icons = [rel.rsplit("/", 1)[-1] for rel in art_paths(face.primitives) if "/icons/" in rel]
     assert [i for i in icons if i[:-4] in RATINGS] == [f"{s}.svg" for s in RATINGS]
     assert icons.count("medal.svg") == (1 if row[9] else 0)                      # clutch: medal top-right

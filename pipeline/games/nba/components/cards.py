@@ -62,10 +62,20 @@ def skill_table(records: Records) -> dict[str, dict]:
     table = {}
     for rec in records["skills"]:
         colour = rec["colour"]
-        table[rec["id"]] = {"id": rec["id"], "name": rec["name"], "kind": rec["kind"], "colour": colour,
+        table[rec["id"]] = {"id": rec["id"], "name": rec["name"], "label": short_label(rec["name"]),
+                            "kind": rec["kind"], "colour": colour,
                             "tint": tint(colour), "ink": text_ink(colour), "colour_name": rec["colour_name"],
                             "letter": rec["letter"], "icon": rec.get("icon") or f"icons/{rec['id']}.svg"}
     return table
+
+
+LABEL_CHARS = 14    # what a rating tile of a Player card holds under its icon at 6 pt
+
+
+def short_label(name: str) -> str:
+    """A skill's name as a rating tile prints it: whole when it fits ("Jeu intérieur"), else its first word
+    ("Intelligence de jeu" -> "Intelligence"), the word the aid and the rulebook lead with."""
+    return name if len(name) <= LABEL_CHARS else name.split()[0]
 
 
 def _card(index: int, copy: int, copies: int) -> dict:
