@@ -196,7 +196,7 @@ def test_the_printed_numbers_are_the_computed_ones(books):
     assert "son niveau collectif passe de 6 à 4" in text
     assert "Fred marque 6 − 3 = 3 points" in text
     assert "Sophie marque 12 − 2 = 10 points" in text
-    assert "Fred marque 13 points au lieu de 18" in text
+    assert "Au tour suivant, Fred marque 6 − 3 = 3 points" in text          # the attack diagram (issue 20)
     assert "9, 2 et 2 sont posés" in text and "soit 13 points en attente" in text
     assert "a droit à 1 relance" in text
     assert "8 points de plus" in text and "passée de 9 à 5 cartes" in text
@@ -242,9 +242,11 @@ def test_the_figures_resolve_to_real_faces(books):
     book = books["a4"]
     drawn = book["info"]["figures"]
     assert set(drawn) <= set(book["spec"].figures)
-    for name in ("player-a_starter_mj_1", "player-a_starter_p_1", "player-kyle_korver", "tactic-kentucky_offense",
-                 "fatigue", "back", "court", "markets", "dice-reference"):
+    # the boards and the dice reference are drawn as diagrams at print size, not as thumbnails (issue 20)
+    for name in ("player-kyle_korver", "tactic-kentucky_offense", "fatigue", "back", "court-plan", "markets-plan",
+                 "court-setup", "attack", "track-full", "track-hole"):
         assert name in drawn
+    assert not {"court", "markets", "dice-reference", "aid-front", "score-sheet"} & set(drawn)
     assert book["spec"].figures["player-kyle_korver"].context["name"] == "Kyle Korver"
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pipeline.games.base import CardDeck, FaceSpec, Records
 
-PLOT_MM = 22.0          # a window's plot: an 18 mm pawn at its printed size, 2 mm around
-MARGIN_MM = 8.0         # the border with the coordinates
+PLOT_MM = 12.0          # a window's plot: the pawn drawn 10 mm wide (a column of the rulebook is ~80 mm)
+MARGIN_MM = 5.5         # the border with the coordinates
 YELLOW_INK = "#8A6400"  # pawn.yaml's darker ink for yellow (text in the colour stays readable on white)
 
 # example -> window (top-left, bottom-right plot) and its moments: plot -> "<colour>-<state>"; "marks" are

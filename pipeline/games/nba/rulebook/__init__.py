@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from pipeline.games.base import BoardSpec, CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.nba.engine.rules import COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, normal_turns
+from pipeline.games.nba.rulebook.diagrams import diagram_figures
 from pipeline.games.nba.rulebook.example import NBA_NAMES, illustration, tactic_info, worked_example
 from pipeline.render.markup import Markdown, shield
 
@@ -220,5 +221,7 @@ def rulebook(records: Records, rules: dict, parts: list) -> RulebookSpec:
     wanted = shown_cards(records)
     figures = {name: face for name, face in rulebook_figures(parts).items()
                if not name.startswith(("player-", "tactic-")) or name in wanted}
+    # the drawn diagrams read the context (the worked example, the counts); the context then names them
+    figures.update(diagram_figures(parts, records, rulebook_context(records, rules, set(figures))))
     context = rulebook_context(records, rules, set(figures))
     return RulebookSpec("rulebook", "Règles du jeu", "rules", context, figures)
