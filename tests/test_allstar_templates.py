@@ -12,6 +12,7 @@ import pypdfium2
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.games.allstar.components import fan_track, supporter_side
 from pipeline.games.allstar.schema import ARENAS as ARENAS_SHEET
 from pipeline.games.allstar.schema import COLORADD, ICONS, RULE_PARAMETERS
 from pipeline.games.allstar.schema import SPECIES as SPECIES_SHEET
@@ -102,6 +103,14 @@ def aid(**rule_changes) -> dict:
             "icons": [{"id": icon, "label": ICON_WORDS[icon][0], "text": ICON_WORDS[icon][1]} for icon in ICONS]}
 
 
+def fanzone(colour_: dict, length: int) -> dict:
+    return {"colour": colour_, "track_length": length, "track": fan_track(length)}
+
+
+def supporter(colour_: dict) -> dict:
+    return {"colour": colour_, "side": supporter_side(fan_track(50))}
+
+
 def every_context() -> dict[str, list[dict]]:
     return {
         "hockey.yaml": [hockey(k, n) for k in range(len(SPECIES)) for n in (1, 9)]
@@ -112,8 +121,8 @@ def every_context() -> dict[str, list[dict]]:
                          for icon in ICONS]
                       + [arena(icons=("unusual_count", "not_for_2")), arena(icons=ICONS[2:])],
         "back-arena.yaml": [{}],
-        "fanzone.yaml": [{"colour": colour(k), "track_length": 50} for k in range(len(COLOURS))]
-                        + [{"colour": colour(0), "track_length": 100}, {"colour": colour(1), "track_length": 23}],
+        "fanzone.yaml": [fanzone(colour(k), 50) for k in range(len(COLOURS))]
+                        + [fanzone(colour(0), 100), fanzone(colour(1), 23)],
         "busstation.yaml": [{}],
         "tiebreak.yaml": [tiebreak("2-4"), tiebreak("5-6")],
         "playoff.yaml": [playoff()],
@@ -122,7 +131,7 @@ def every_context() -> dict[str, list[dict]]:
         "bus.yaml": [{"colour": colour(k), "value": v} for k in range(len(COLOURS)) for v in (1, 2, 3)],
         "back-bus.yaml": [{}],
         "supporter.yaml": [{"colour": colour(k)} for k in range(len(COLOURS))],
-        "supporter-small.yaml": [{"colour": colour(k)} for k in range(len(COLOURS))],
+        "supporter-small.yaml": [supporter(colour(k)) for k in range(len(COLOURS))],
         "ticket.yaml": [{}],
         "aid.yaml": [aid(), aid(playoff_weakest_by="full_key", swaps_per_round="one_total",
                                 final_tiebreak_includes_ticket_bonus=False, rounds=4)],
@@ -135,7 +144,7 @@ SIZES = {"hockey.yaml": (63.5, 88.9, 3, 3), "back-hockey.yaml": (63.5, 88.9, 3, 
          "busstation.yaml": (88, 126, 3, 3), "tiebreak.yaml": (88, 126, 3, 3), "playoff.yaml": (63.5, 88.9, 3, 3),
          "back-large.yaml": (88, 126, 3, 3), "back-playoff.yaml": (63.5, 88.9, 3, 3),
          "bus.yaml": (18, 18, 3, 3), "back-bus.yaml": (18, 18, 3, 3), "supporter.yaml": (18, 18, 3, 3),
-         "supporter-small.yaml": (10, 10, 3, 1), "ticket.yaml": (36, 18, 3, 2.5), "aid.yaml": (190, 250, 0, 3)}
+         "supporter-small.yaml": (7, 7, 3, 0.7), "ticket.yaml": (36, 18, 3, 2.5), "aid.yaml": (190, 250, 0, 3)}
 
 
 # --- rendering and measuring ---------------------------------------------------------------------------------
@@ -386,7 +395,7 @@ def _art_paths(primitives) -> list[str]:
 
 @pytest.mark.parametrize("length", (50, 23, 100))
 def test_fanzone_track_numbers_every_space_and_emphasises_fives(length):
-    face, pdf_page = drawn("fanzone.yaml", {"colour": colour(2), "track_length": length})
+    face, pdf_page = drawn("fanzone.yaml", fanzone(colour(2), length))
     words = pdf_page.extract_words(extra_attrs=["fontname", "size"])
     track = [w for w in words if w["text"].isdigit() and mm(w["top"], face) > 25 and mm(w["bottom"], face) < 72]
     assert sorted(int(w["text"]) for w in track) == list(range(length))
@@ -437,7 +446,8 @@ def test_bus_shows_value_and_letter_and_its_back_shows_neither(ink_saver):
 def test_supporters_and_ticket():
     for template in ("supporter.yaml", "supporter-small.yaml"):
         for k in range(len(COLOURS)):
-            _, pdf_page = drawn(template, {"colour": colour(k)})
+            _, pdf_page = drawn(template, supporter(colour(k)) if template == "supporter-small.yaml"
+                                else {"colour": colour(k)})
             assert flat_text(pdf_page) == COLOURS[k][2]
     _, pdf_page = drawn("ticket.yaml", {})
     assert flat_text(pdf_page).startswith("TICKET PLAY-OFF")

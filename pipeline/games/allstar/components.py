@@ -11,7 +11,14 @@ from pipeline.params import rules
 POKER = (63.5, 88.9)
 LARGE = (88.0, 126.0)
 TOKEN = (18.0, 18.0)
-SUPPORTER = (10.0, 10.0)     # one space of the Fan Zone track
+# The Fan Zone's supporter track: `track_length` spaces in rows of TRACK_COLUMNS inside TRACK_AREA_MM (w, h).
+# fanzone.yaml draws the spaces from fan_track(); a supporter token is cut from the same numbers, so it always
+# sits inside one space whatever the track's length (issue 20: 10 mm tokens on 7.4 mm spaces).
+TRACK_COLUMNS = 10
+TRACK_AREA_MM = (80.0, 43.0)
+TRACK_ROW_MAX_MM = 8.6       # a row no taller than this when few rows are needed
+TRACK_GAP_MM = 0.6           # paper between two spaces
+TOKEN_CLEARANCE_MM = 0.4     # a token this much narrower than a space, to pick it up and see the neighbours
 TICKET = (36.0, 18.0)
 AID = (190.0, 250.0)
 
@@ -46,7 +53,7 @@ def components(records: Records) -> list[Component]:
     """Everything printed but the rulebook, which shows these (rulebook.with_rulebook adds it)."""
     rules = parameters(records)
     return [hockey(records), arenas(records), large_cards(rules), tiebreakers(records),
-            playoff_cards(records, rules), buses(), supporters(), tickets(), aid(records, rules)]
+            playoff_cards(records, rules), buses(), supporters(rules), tickets(), aid(records, rules)]
 
 
 def hockey(records: Records) -> CardDeck:
@@ -79,15 +86,29 @@ def arenas(records: Records) -> CardDeck:
     return CardDeck("arenas", "Arènes", tuple(fronts), tuple(backs), LARGE)
 
 
+def fan_track(track_length: int) -> dict:
+    """The supporter track's spaces (mm): pitch (cell_w, cell_h) and the paper gap between two spaces."""
+    rows = max(1, -(-track_length // TRACK_COLUMNS))
+    width, height = TRACK_AREA_MM
+    return {"cols": TRACK_COLUMNS, "rows": rows, "cell_w": width / TRACK_COLUMNS,
+            "cell_h": min(TRACK_ROW_MAX_MM, height / rows), "gap": TRACK_GAP_MM}
+
+
+def supporter_side(track: dict) -> float:
+    """A supporter token's side: the inside of one track space, less a little clearance."""
+    return round(min(track["cell_w"], track["cell_h"]) - track["gap"] - TOKEN_CLEARANCE_MM, 2)
+
+
 def large_cards(rules: dict) -> CardDeck:
     """The six Fan Zones and the Bus Station share a sheet and a back."""
-    fronts = [FaceSpec("fanzone.yaml", {"colour": colour, "track_length": rules["track_length"],
+    track = fan_track(rules["track_length"])
+    fronts = [FaceSpec("fanzone.yaml", {"colour": colour, "track_length": rules["track_length"], "track": track,
                                         "card": _card(i, 6)}, None, f"fanzone-{colour['id']}",
                        f"Fan Zone {colour['name']}") for i, colour in enumerate(colours(), start=1)]
     fronts.append(FaceSpec("busstation.yaml", {"card": _card(1, 1)}, None, "busstation", "the Bus Station"))
     backs = [FaceSpec("back-large.yaml", {"card": face.context["card"]}, None, f"{face.name}-back", "back")
              for face in fronts]
-    return CardDeck("fanzones", "Fan Zones et Gare routière", tuple(fronts), tuple(backs), LARGE)
+    return CardDeck("fanzones", "Fan Zones et Station de Bus", tuple(fronts), tuple(backs), LARGE)
 
 
 def tiebreak_context(records: Records, side: str) -> dict:
@@ -153,13 +174,17 @@ def buses() -> CardDeck:
     return CardDeck("buses", "Bus", tuple(fronts), tuple(backs), TOKEN)
 
 
-def supporters() -> CardDeck:
-    """Two supporter tokens per colour, the same on both sides (they move along the Fan Zone track)."""
-    fronts = tuple(FaceSpec("supporter-small.yaml", {"colour": colour, "card": _card(copy, 2)}, None,
-                            f"supporter-{colour['id']}-{copy}", f"supporter token {colour['name']}")
+def supporters(rules: dict) -> CardDeck:
+    """Two supporter tokens per colour, the same on both sides (they move along the Fan Zone track), each as
+    large as one space of that track allows."""
+    side = supporter_side(fan_track(rules["track_length"]))
+    fronts = tuple(FaceSpec("supporter-small.yaml", {"colour": colour, "side": side, "card": _card(copy, 2)}, None,
+                            f"supporter-{colour['id']}-{copy}", f"supporter token {colour['name']}",
+                            size_mm=(side, side))
                    for colour in colours() for copy in (1, 2))
-    backs = tuple(FaceSpec(face.template, face.context, None, f"{face.name}-back", "back") for face in fronts)
-    return CardDeck("supporters", "Jetons Supporters", fronts, backs, SUPPORTER)
+    backs = tuple(FaceSpec(face.template, face.context, None, f"{face.name}-back", "back", size_mm=face.size_mm)
+                  for face in fronts)
+    return CardDeck("supporters", "Jetons Supporters", fronts, backs, (side, side))
 
 
 def tickets() -> CardDeck:
