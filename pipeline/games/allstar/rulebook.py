@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pipeline.games.allstar.components import (COLOURS, MEDALS, arena_context, colours, icon_list, parameters,
                                                playoff_table, tiebreak_context)
+from pipeline.games.allstar.rulebook_diagrams import diagram_figures
 from pipeline.games.base import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 
 COLOUR_WORDS = {"yellow": "jaune", "blue": "bleu", "red": "rouge", "green": "vert", "orange": "orange",
@@ -92,5 +93,6 @@ def rulebook_figures(parts: list) -> dict[str, FaceSpec]:
 def with_rulebook(records: Records, parts: list) -> list:
     """The printed components and, last, the rulebook showing them."""
     rules = parameters(records)
-    return [*parts, RulebookSpec("rulebook", "Règles du jeu", "rules", rulebook_context(records, rules),
-                                 rulebook_figures(parts))]
+    context = rulebook_context(records, rules)
+    figures = rulebook_figures(parts) | diagram_figures(rules, context)
+    return [*parts, RulebookSpec("rulebook", "Règles du jeu", "rules", context, figures)]
