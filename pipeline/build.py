@@ -3,7 +3,9 @@ bottom.
 
 Nothing is written unless every requested game passed every stage, template layout included (a text
 that overflows at the minimum size, or a rulebook chapter naming an unknown figure, is a validation problem
-found before any file is touched).
+found before any file is touched). Once every game's files are written, whatever else its output folder
+holds is removed (pipeline/output.py `remove_stale`): output/<game>/ is what this build made, listed in
+report.json.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games import load_game
 from pipeline.games.base import CardDeck, Component, GameModule, Records
+from pipeline.output import file_list, recording, remove_leftovers, remove_stale
 from pipeline.progress import Progress
 from pipeline.render.fonts import default_fonts
 from pipeline.validate import validate_game
@@ -87,8 +90,6 @@ def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Rep
 
 def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[str]]:
     """Validate then write; returns the report and the ids of the games written (none on failure)."""
-    from pipeline.kinds import kind_of
-    from pipeline.output import remove_leftovers
     from pipeline.report import write_game_report
 
     progress = progress or Progress()
@@ -100,11 +101,32 @@ def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
                      + [config.output / "calibration"])         # temporaries of a build that was killed
     calibration = write_calibration_sheets(config)
+    written = {}
     for item in prepared:
-        outputs = [entry for laid in item.laid for entry in kind_of(laid.component).write(item.game, laid, config,
-                                                                                           progress)]
-        write_game_report(item, config, report, outputs, calibration)
+        with recording() as written[item.game.id]:
+            outputs = [entry for laid in item.laid for entry in _write(item.game, laid, config, progress)]
+            _list_images(outputs, written[item.game.id], config.root)
+            write_game_report(item, config, report, outputs, calibration)
+    for game_id, files in written.items():                      # every game written: now what is left over
+        remove_stale(config.output / game_id, files)
     return report, [item.game.id for item in prepared]
+
+
+def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress) -> list[dict]:
+    """One component's files (one ink variant), every PDF credited to the game (pipeline/render/pdf.py)."""
+    from pipeline.kinds import kind_of
+    from pipeline.render.pdf import credits
+
+    with credits(game.credited_author, game.keywords, ink_saver=laid.ink):
+        return kind_of(laid.component).write(game, laid, config, progress)
+
+
+def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:
+    """A PNG entry names a folder: it also lists the images written there, each with its sha256."""
+    for entry in outputs:
+        if entry.get("format") == "png" and "sha256" not in entry:
+            entry["files"] = [{"path": f"{entry['path']}/{item['path']}", "sha256": item["sha256"]}
+                              for item in file_list(written, root / entry["path"])]
 
 
 def calibration_paths(config: BuildConfig) -> list[Path]:

@@ -230,7 +230,11 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     with _progress() as progress:
         effects = simulation.readings(loaded, result, progress)
     _show(report_of.reading_rows(effects), "Readings of the rulebook: how often the other one changes the winner")
-    for path in simulation.write_reports(loaded, result, effects):
+    from pipeline.render.pdf import credits
+
+    with credits(loaded.module.credited_author, loaded.module.keywords):     # the PDF's Author and Keywords
+        written = simulation.write_reports(loaded, result, effects)
+    for path in written:
         print(f"wrote {path.relative_to(PROJECT_ROOT)}")
     raise typer.Exit(0 if result.ok else 1)
 

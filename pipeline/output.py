@@ -5,6 +5,12 @@ the target when complete; other scratch files (the PNG step's copy of a print PD
 temporary area, output/.pnp-tmp/<pid>-xxxxxxxx/. A build that is killed (SIGKILL, a crash, power loss)
 cannot remove them, so every build first removes the leftovers of that pattern in the folders it writes:
 those of a process that no longer runs (the pid is in the name), or older than a day.
+
+A game's folder, output/<game>/, holds what its last build wrote and nothing else: once every file of a
+successful build is written (`recording` lists them), `remove_stale` removes whatever else is there — the
+Letter sheets of an earlier `--paper all`, the PNG of a card since renamed — except the folders other
+commands write (`NOT_BUILT`: `pnp simulate`'s simulation/…) and a running build's temporaries. It never
+follows a symbolic link: a stale link is removed itself, a folder link the build wrote through is kept.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import re
 import shutil
 import tempfile
 import time
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -23,6 +30,10 @@ TEMP_AREA = ".pnp-tmp"                          # under output/: never an output
 STALE_SECONDS = 24 * 3600                       # older than this, a temporary is abandoned whoever made it
 _TEMP_FILE = re.compile(r"^\..+\.(?:(?P<pid>\d+)-)?[a-z0-9_]{8}\.tmp$")   # no pid: pnp before issue 19
 _TEMP_FOLDER = re.compile(r"^(?P<pid>\d+)-[a-z0-9_]{8}$")
+# output/<game>/ belongs to `pnp build` except these folders of other commands (and a build's temporaries)
+NOT_BUILT = ("simulation", "sweep", ".cache")
+
+_RECORDING: ContextVar[dict[str, str] | None] = ContextVar("pnp_written", default=None)
 
 
 def atomic_write(path: Path, data: bytes) -> str:
@@ -37,7 +48,70 @@ def atomic_write(path: Path, data: bytes) -> str:
     except BaseException:               # Ctrl-C and SIGTERM included (pipeline/cli.py)
         Path(temp).unlink(missing_ok=True)
         raise
-    return hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(data).hexdigest()
+    written = _RECORDING.get()
+    if written is not None:
+        written[os.path.abspath(path)] = digest
+    return digest
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, str]]:
+    """Every file `atomic_write` writes inside the block: {absolute path: sha256}."""
+    written: dict[str, str] = {}
+    token = _RECORDING.set(written)
+    try:
+        yield written
+    finally:
+        _RECORDING.reset(token)
+
+
+def file_list(written: dict[str, str], folder: Path) -> list[dict]:
+    """The files written under `folder`, as report entries {path relative to it, sha256}, sorted."""
+    base = os.path.abspath(folder)
+    return [{"path": os.path.relpath(path, base).replace(os.sep, "/"), "sha256": digest}
+            for path, digest in sorted(written.items()) if path.startswith(base + os.sep)]
+
+
+def remove_stale(folder: Path, written: Iterable[str], not_built: Iterable[str] = NOT_BUILT) -> list[Path]:
+    """Everything under a game's output folder that the build did not write, removed (then the folders left
+    empty); returns what was. Kept: the written files and the folders holding them, the top-level folders of
+    other commands (`not_built`), hidden temporaries (`remove_leftovers` decides on those). Links are never
+    followed: a link the build did not write through is removed itself, never what it points to."""
+    keep = {os.path.abspath(path) for path in written}
+    holders = {parent for path in keep for parent in _parents(path, os.path.abspath(folder))}
+    if not os.path.isdir(folder):
+        return []
+    return _sweep(Path(folder), keep, holders, set(not_built))
+
+
+def _parents(path: str, top: str) -> Iterator[str]:
+    parent = os.path.dirname(path)
+    while parent.startswith(top + os.sep):
+        yield parent
+        parent = os.path.dirname(parent)
+
+
+def _sweep(folder: Path, keep: set[str], holders: set[str], skip: set[str]) -> list[Path]:
+    removed = []
+    with os.scandir(folder) as entries:
+        found = sorted(entries, key=lambda entry: entry.name)
+    for entry in found:
+        path, full = Path(entry.path), os.path.abspath(entry.path)
+        if entry.name in skip or _TEMP_FILE.match(entry.name) or full in keep or \
+                (full in holders and entry.is_symlink()):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            removed += _sweep(path, keep, holders, set())
+            if full not in holders:
+                with contextlib.suppress(OSError):      # not empty: a running build's temporary
+                    path.rmdir()
+                    removed.append(path)
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()                               # a file, or a link (never what it points to)
+            removed.append(path)
+    return removed
 
 
 @contextlib.contextmanager

@@ -222,3 +222,11 @@ class GameModule:
     csv_sheet_names: Mapping[str, str] = field(default_factory=dict)   # csv file name -> sheet name
     simulation: Simulation | None = None     # games with a reference rules engine
     rule_parameters: tuple[Column, ...] = ()  # the `rules` sheet's parameters, typed in stage 2 (schema.py)
+    # who made the game, as every PDF of it credits them (Author); the French seed rulebooks name no one
+    author: str = ""
+    keywords: tuple[str, ...] = ()           # what the game is, first in every PDF's Keywords (French)
+
+    @property
+    def credited_author(self) -> str:
+        """The PDF Author of the game's files: its record's author, else its title's authors."""
+        return self.author.strip() or f"Auteurs de {self.title}"

@@ -50,7 +50,19 @@ def load_data_game(manifest: Path, root: Path) -> GameModule:
         id=str(data["id"]), title=str(data["title"]), data_files=tuple(files), sheets=sheets,
         template_dir=base, components=lambda records: [_deck(d, records, sheets, data_dirs) for d in decks],
         manifest_sheet=None if data.get("manifest") else "components",
-        inline_manifest=tuple(data.get("manifest") or ()), csv_sheet_names=csv_names)
+        inline_manifest=tuple(data.get("manifest") or ()), csv_sheet_names=csv_names,
+        author=str(data.get("author") or ""), keywords=_keywords(data.get("keywords"), shown))
+
+
+def _keywords(value, shown: str) -> tuple[str, ...]:
+    """`keywords:` of game.yaml: a list of words, or one string of words separated by commas."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list):
+        raise PipelineError(Problem(shown, "`keywords` must be a list of words", "game"))
+    return tuple(word for word in (str(item).strip() for item in value) if word)
 
 
 def _deck(entry: dict[str, Any], records: Records, sheets, data_dirs) -> CardDeck:

@@ -6,14 +6,15 @@ and subsets them; no base-14 font is used anywhere.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePath
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont, makeToUnicodeCMap
 
 from pipeline.errors import PipelineError, Problem, SourceRef
 from pipeline.paths import PROJECT_FOLDER, inside
@@ -116,7 +117,50 @@ class UsedGlyphsTTFont(TTFont):
             for code in range(33, min(128, len(first))):
                 if code not in used:
                     first[code] = 0
-        super().addObjects(doc)
+        self._add_subsets(doc)
+
+    def _add_subsets(self, doc):
+        """reportlab's TTFont.addObjects with one change: the subset tag. reportlab numbers a font's subsets
+        AAAAAA, AAAAAB… in every font of every file (invariant mode included), so files merged by a print
+        shop hold different glyph sets under one name. Here the tag is derived from the font and the
+        subset's characters: the same tag always means the same subset, and a rebuild is byte-identical."""
+        try:
+            state = self.state[doc]
+        except KeyError:
+            state = self.state[doc] = TTFont.State(self._asciiReadable)
+        state.frozen = 1
+        for n, subset in enumerate(state.subsets):
+            internal_name = self.getSubsetInternalName(n, doc)[1:]
+            base_font = f"{subset_tag(self.fontName, n, subset)}+{self.face.name.decode('pdfdoc')}" \
+                        f"{self.face.subfontNameX.decode('pdfdoc')}"
+            font = pdfdoc.PDFTrueTypeFont()
+            font.__Comment__ = f"Font {self.fontName} subset {n}"
+            font.Name = internal_name
+            font.BaseFont = base_font
+            font.FirstChar = 0
+            font.LastChar = len(subset) - 1
+            font.Widths = pdfdoc.PDFArray(list(map(self.face.getCharWidth, subset)))
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base_font, subset)
+            if doc.compression:
+                cmap.filters = [pdfdoc.PDFZCompress]
+            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base_font)
+            font.FontDescriptor = self.face.addSubsetObjects(doc, base_font, subset)
+            doc.Reference(font, internal_name)
+            doc.idToObject["BasicFonts"].dict[internal_name] = font
+        del self.state[doc]
+
+
+def subset_tag(font_name: str, index: int, subset) -> str:
+    """Six capital letters naming one subset of one font (PDF 32000 9.6.4): a hash of the font's name, the
+    subset's place and the characters it holds."""
+    digest = hashlib.sha256(f"{font_name}\0{index}\0{','.join(map(str, subset))}".encode()).digest()
+    number = int.from_bytes(digest[:8], "big")
+    letters = []
+    for _ in range(6):
+        number, letter = divmod(number, 26)
+        letters.append(chr(ord("A") + letter))
+    return "".join(letters)
 
 
 def _package_dir(package: str, where: str = "fonts/fonts.yaml") -> Path:

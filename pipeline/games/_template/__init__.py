@@ -31,6 +31,8 @@ def game_module(root: Path) -> GameModule:
         summary=checks.summary,
         simulation=SIMULATION,
         rule_parameters=schema.RULE_PARAMETERS,
+        author="",                  # the designers' names, every PDF's Author (empty: "Auteurs de <title>")
+        keywords=(),                # what the game is, in its language: first in every PDF's Keywords
     )
 
 

@@ -32,6 +32,8 @@ def game_module(root: Path) -> GameModule:
         summary=checks.summary,
         simulation=SIMULATION,
         rule_parameters=schema.RULE_PARAMETERS,
+        author="Auteurs de All-Star Draft (règles originales en français), prototype pnp",  # the seed names no one
+        keywords=("jeu de cartes", "draft", "hockey", "2 à 6 joueurs"),
     )
 
 

@@ -31,6 +31,8 @@ def game_module(root: Path) -> GameModule:
         summary=checks.summary,
         simulation=SIMULATION,
         rule_parameters=schema.RULE_PARAMETERS,
+        author="Auteurs de Build It (règles originales en français), prototype pnp",  # the seed names no one
+        keywords=("jeu de plateau", "construction", "négociation", "2 à 4 joueurs"),
     )
 
 

@@ -31,6 +31,8 @@ def game_module(root: Path) -> GameModule:
         summary=_summary,
         simulation=SIMULATION,
         rule_parameters=schema.RULE_PARAMETERS,
+        author="Auteurs de NBA Deck-Building (règles originales en français), prototype pnp",  # the seed names no one
+        keywords=("jeu de cartes", "deck-building", "dés", "basket-ball", "2 joueurs"),
     )
 
 
