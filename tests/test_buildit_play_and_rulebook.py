@@ -16,6 +16,7 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.rulebook import write_rulebook
 from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook, run_cli
+from tests.test_rulebook import reading_text
 
 
 def _set_rules(path, **values) -> None:
@@ -61,7 +62,7 @@ def _rulebook_text(root) -> str:
     write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures,
                    PrintOptions(paper="a4", game_title="Build It"), ROOT)
     with pdfplumber.open(buffer) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+        return "\n".join(reading_text(page) for page in pdf.pages)       # two columns: one after the other
 
 
 def test_the_rulebook_numbers_come_from_the_workbook(project):
@@ -98,7 +99,7 @@ def test_simulate_a_rule_change_changes_the_games(project):
 def _choices(text: str) -> list[str]:
     """The lines of the rulebook's last chapter, "Choix de cette édition" (a table row's first line holds the
     first line of each of its cells, left to right)."""
-    return text[text.rindex("Choix de cette édition"):].splitlines()
+    return text[text.rindex(". Choix de cette édition"):].splitlines()     # the heading, not a running header
 
 
 def _row(lines: list[str], point: str) -> str:

@@ -5,13 +5,16 @@ figures show. The source format (rulebook_source, rulebook_markdown):
 
 - chapter files `NN-name.md`, in NN order, each rendered by jinja2 (sandboxed, StrictUndefined, trim_blocks
   and lstrip_blocks) with the context, then read as CommonMark + pipe tables;
-- `#` a chapter (new page, "1." in the TOC), `##` a section ("1.1"), `###` a subsection (not in the TOC);
+- `#` a chapter ("1." in the TOC), `##` a section ("1.1"), `###` a subsection (not in the TOC);
 - **bold**, *italic*, `code`, bullet and numbered lists, tables, `> ` notes, `---` rules;
 - a paragraph made only of `![Caption](figure:name)` (or `figure:a,b,c` for a row) draws figures.
 
-The book: a title page (title, subtitle, the figure "cover" if given), a table of contents, the chapters;
-every page after the cover has a running header (game · chapter) and a footer "page i / n". Headings, the
-table of contents and "n" settle over a few passes (platypus multiBuild); the PDF is written once, at the end.
+The book: a cover (title, subtitle, the faces and facts of `cover.yaml`, see rulebook_cover), then the
+contents and the chapters in two columns, running on from one chapter to the next; a heading never ends a
+column (KeepHeading), a paragraph leaves no widow or orphan line, and a table too wide for a column floats to
+the top of the next page across both (WideBlock). Every page after the cover has a running header (game ·
+chapter) and a footer "page i / n". Headings, the table of contents and "n" settle over a few passes
+(platypus multiBuild); the PDF is written once, at the end.
 """
 
 from __future__ import annotations
@@ -32,15 +35,19 @@ from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
 from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.pdf import StreamingCanvas
+from pipeline.render.rulebook_cover import Cover, FactsLine, FanArt, read_cover
 from pipeline.render.rulebook_flowables import FlowableBuilder, HeadingInfo, KeepHeading
 from pipeline.render.rulebook_markdown import Heading, parse_rulebook
 from pipeline.render.rulebook_source import RULE, relative_path, render_chapters
 from pipeline.render.rulebook_style import MUTED, RULE_GREY, Styles, chained, register_families
 from pipeline.units import MM, PAPERS_MM
 
-MARGIN_SIDE = 20 * MM
-MARGIN_TOP = 24 * MM            # the running header sits in it
-MARGIN_BOTTOM = 22 * MM         # the footer sits in it
+MARGIN_SIDE = 15 * MM
+MARGIN_TOP = 20 * MM            # the running header sits in it
+MARGIN_BOTTOM = 19 * MM         # the footer sits in it
+GUTTER = 7 * MM                 # between the two columns
+FLOAT_GAP = 5 * MM              # under a block floated across both columns
+MIN_COLUMN = 60                 # points of column a page keeps under its floats
 CONTENTS_TITLE = "Sommaire"
 COVER_FIGURE = "cover"
 MAX_PASSES = 8
@@ -51,7 +58,8 @@ def check_rulebook(folder: Path, context: Mapping[str, Any], figures: Mapping[st
     """Every problem writing this rulebook would meet (files, jinja2, figures), located; nothing is drawn."""
     chapters, problems = render_chapters(Path(folder), context, Path(project_root))
     _, found = parse_rulebook(chapters, figures)
-    return problems + found
+    _, cover_problems = read_cover(Path(folder), context, figures, Path(project_root))
+    return problems + found + cover_problems
 
 
 def write_rulebook(target: str | Path | BinaryIO, folder: Path, context: Mapping[str, Any],
@@ -63,14 +71,15 @@ def write_rulebook(target: str | Path | BinaryIO, folder: Path, context: Mapping
         options = replace(options, fonts=default_fonts())
     chapters, problems = render_chapters(Path(folder), context, Path(project_root))
     blocks, found = parse_rulebook(chapters, figures)
-    errors = [p for p in problems + found if p.severity is Severity.ERROR]
+    cover, cover_problems = read_cover(Path(folder), context, figures, Path(project_root))
+    errors = [p for p in problems + found + cover_problems if p.severity is Severity.ERROR]
     if errors:
         raise PipelineError(errors)
     register_families(options.fonts)
     doc = RulebookDocument(options)
-    builder = FlowableBuilder(Styles(options.fonts), figures, doc.frame_height)
+    builder = FlowableBuilder(Styles(options.fonts), figures, doc.frame_height, doc.frame_width)
     try:
-        doc.multiBuild(_story(doc, builder, blocks), maxPasses=MAX_PASSES)
+        doc.multiBuild(_story(doc, builder, blocks, cover), maxPasses=MAX_PASSES)
     except LayoutError as exc:     # something platypus cannot place even on an empty page
         where = relative_path(Path(folder), Path(project_root))
         raise PipelineError(Problem(where, f"cannot lay the rulebook out: {exc}", RULE)) from None
@@ -80,27 +89,36 @@ def write_rulebook(target: str | Path | BinaryIO, folder: Path, context: Mapping
             "figures": list(builder.used_figures)}
 
 
-def _story(doc: "RulebookDocument", builder: FlowableBuilder, blocks) -> list[Flowable]:
+def _story(doc: "RulebookDocument", builder: FlowableBuilder, blocks, cover: Cover) -> list[Flowable]:
     styles = builder.styles
     contents_title = Paragraph(CONTENTS_TITLE, styles.headings[1])
     contents_title.rulebook_heading = HeadingInfo(1, CONTENTS_TITLE, "", "")   # header only, no TOC entry
-    toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, rightColumnWidth=36, tableStyle=TableStyle([
-        ("FONT", (0, 0), (-1, -1), styles.font("body"), 10),      # else platypus sets Helvetica per cell
+    contents_title.keepWithNext = 1
+    toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, rightColumnWidth=22, tableStyle=TableStyle([
+        ("FONT", (0, 0), (-1, -1), styles.font("body"), 9),       # else platypus sets Helvetica per cell
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
-    return [doc.page_total, *_title_page(doc, builder), NextPageTemplate("body"), PageBreak(),
-            contents_title, Spacer(1, 12), toc, *builder.story(blocks, doc.frame_width)]
+        ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+    return [doc.page_total, *_title_page(doc, builder, cover), NextPageTemplate("body"), PageBreak(),
+            contents_title, toc, Spacer(1, 6), *builder.story(blocks, doc.column_width), FlushFloats()]
 
 
-def _title_page(doc: "RulebookDocument", builder: FlowableBuilder) -> list[Flowable]:
-    styles, options = builder.styles, doc.options
-    cover = COVER_FIGURE in builder.figures
-    parts: list[Flowable] = [Spacer(1, doc.frame_height * (0.12 if cover else 0.3)),
+def _title_page(doc: "RulebookDocument", builder: FlowableBuilder, cover: Cover) -> list[Flowable]:
+    styles, options, fonts = builder.styles, doc.options, doc.options.fonts
+    art = list(cover.art) or ([COVER_FIGURE] if COVER_FIGURE in builder.figures else [])
+    parts: list[Flowable] = [Spacer(1, doc.frame_height * (0.08 if art else 0.3)),
                              Paragraph(chained(options.game_title, styles.title.fontName, styles), styles.title),
                              Paragraph(chained(options.subtitle, styles.subtitle.fontName, styles), styles.subtitle)]
-    if cover:
-        parts.append(builder.face_row([COVER_FIGURE], doc.frame_height * 0.55))
+    if cover.tagline:
+        parts.append(Paragraph(chained(cover.tagline, styles.tagline.fontName, styles), styles.tagline))
+    if art:
+        for name in art:
+            if name not in builder.used_figures:
+                builder.used_figures.append(name)
+        parts.append(FanArt([builder.figures[name] for name in art], doc.frame_height * 0.6))
+    if cover.facts:
+        bold = fonts.name("bold")
+        parts += [Spacer(1, 18), FactsLine(cover.facts, bold, fonts.behind(bold))]
     return parts
 
 
@@ -153,6 +171,37 @@ class PageTotal(Flowable):
         pass
 
 
+class FlushFloats(Flowable):
+    """Last in the story, for the blocks still waiting to float. When the text ends in the left column (the
+    right one is empty) and they fit under it, it draws them there across both columns; else it asks for the
+    next page, whose beginning draws them."""
+
+    def __init__(self):
+        super().__init__()
+        self.here = 0.0
+
+    def wrap(self, avail_width, avail_height):
+        doc = self.canv._doctemplate
+        self.here = 0.0
+        if not doc.floats:
+            return 0, 0
+        if doc.frame.id == "column-1":
+            needed = doc.floats_height(self.canv)
+            if needed <= avail_height:
+                self.here = needed
+                return avail_width, needed
+        return avail_width, avail_height + 1
+
+    def split(self, avail_width, avail_height):
+        return [PageBreak(), FlushFloats()] if self.canv._doctemplate.floats else []
+
+    def draw(self):
+        doc, top = self.canv._doctemplate, self.here
+        while top and doc.floats:           # they fit (wrap measured them): each is drawn whole
+            used, _ = doc._place(self.canv, doc.floats.pop(0), top, top, x=0)
+            top -= used + FLOAT_GAP
+
+
 class RulebookDocument(BaseDocTemplate):
     """Cover and body page templates; files headings in the TOC and the PDF outline; draws header/footer."""
 
@@ -170,16 +219,79 @@ class RulebookDocument(BaseDocTemplate):
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="text",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.frame_width, self.frame_height = self.width, self.height
+        self.column_width = (self.width - GUTTER) / 2
         self.addPageTemplates([PageTemplate("cover", [frame]),
-                               PageTemplate("body", [frame], onPageEnd=self._decorate)])
+                               PageTemplate("body", self._columns(self.height), onPage=self._begin_page,
+                                            onPageEnd=self._decorate)])
         self.page_total = PageTotal()
         self.chapter = ""
+        self.floats: list[list[Flowable]] = []
 
     def build(self, flowables, **kwargs):
         self.buffer.seek(0)
         self.buffer.truncate()
         self.chapter = ""
+        self.floats = []
         super().build(flowables, canvasmaker=StreamingCanvas, **kwargs)
+
+    def defer(self, content: list[Flowable]) -> None:
+        """A block to draw across both columns at the top of the next page (WideBlock)."""
+        self.floats.append(list(content))
+
+    def _columns(self, height: float) -> list[Frame]:
+        return [Frame(self.leftMargin + index * (self.column_width + GUTTER), self.bottomMargin, self.column_width,
+                      height, id=f"column-{index + 1}", leftPadding=0, rightPadding=0, topPadding=0,
+                      bottomPadding=0) for index in range(2)]
+
+    def _begin_page(self, canvas, doc) -> None:
+        """Draw the floated blocks waiting (as many as fit), then give the columns the rest of the page."""
+        top = self.bottomMargin + self.height
+        room = self.height - MIN_COLUMN
+        while self.floats and room > 0:
+            placed, rest = self._place(canvas, self.floats[0], top, room)
+            if rest:
+                self.floats[0] = rest
+            else:
+                self.floats.pop(0)
+            if placed == 0:
+                break
+            top -= placed + FLOAT_GAP
+            room -= placed + FLOAT_GAP
+            if rest:
+                break
+        self.pageTemplate.frames = self._columns(top - self.bottomMargin)
+
+    def floats_height(self, canvas) -> float:
+        """The height the waiting blocks take across both columns, one under the other."""
+        total = 0.0
+        for content in self.floats:
+            for index, flowable in enumerate(content):
+                total += flowable.wrapOn(canvas, self.width, self.height)[1] + flowable.getSpaceAfter()
+                total += flowable.getSpaceBefore() if index else 0.0
+            total += FLOAT_GAP
+        return total - FLOAT_GAP
+
+    def _place(self, canvas, content: list[Flowable], top: float, room: float,
+               x: float | None = None) -> tuple[float, list[Flowable]]:
+        """Draw what of `content` fits in `room` under `top`; (height used, what is left to draw)."""
+        x = self.leftMargin if x is None else x
+        used, waiting = 0.0, list(content)
+        while waiting:
+            flowable = waiting[0]
+            before = flowable.getSpaceBefore() if used else 0.0
+            height = flowable.wrapOn(canvas, self.width, room - used - before)[1]
+            if used + before + height > room:
+                parts = flowable.splitOn(canvas, self.width, room - used - before) if height > MIN_COLUMN else []
+                if len(parts) < 2:
+                    break
+                waiting[:1] = parts
+                flowable = parts[0]
+                height = flowable.wrapOn(canvas, self.width, room - used - before)[1]
+            flowable.drawOn(canvas, x, top - used - before - height)
+            used += before + height + flowable.getSpaceAfter()
+            self.afterFlowable(flowable)
+            waiting.pop(0)
+        return used, waiting
 
     def afterFlowable(self, flowable):
         info = getattr(flowable, "rulebook_heading", None)

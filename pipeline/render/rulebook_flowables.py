@@ -7,16 +7,19 @@ from typing import Any, Mapping
 from xml.sax.saxutils import escape
 
 from reportlab.platypus import Flowable, HRFlowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
-from reportlab.platypus.doctemplate import FrameBreak, Indenter, NotAtTopPageBreak
+from reportlab.platypus.doctemplate import FrameBreak, Indenter
 
 from pipeline.render import rulebook_markdown as md
 from pipeline.render.rulebook_style import ACCENT, BODY_SIZE, NOTE_FILL, RULE_GREY, Styles, chained, markup
 from pipeline.render.rulebook_tables import at_top, book_table
 from pipeline.units import MM
 
-FIGURE_GAP = 6 * MM             # between the faces of a figure row
+FIGURE_GAP = 4 * MM             # between the faces of a figure row
 FIGURE_MAX_HEIGHT = 0.45        # of the frame's height
+SHRINK_LIMIT = 0.6             # a figure shrinks this far to fill the end of a column rather than move on
+FACE_MAX_HEIGHT = 46 * MM       # a gallery shows cards reduced (a 88 mm card at about half size), never whole
 CAPTION_GAP = 4
+WIDE_WHEN_TALLER = 1.6          # a table of 3+ columns this much taller in a column than across both floats
 LIST_INDENT = 16                # points, per nesting level
 NOTE_LEFT, NOTE_RIGHT = 12, 10  # a note's inner margins (the left one clears its 3 pt bar)
 
@@ -45,12 +48,23 @@ class FaceRow(Flowable):
         gaps = FIGURE_GAP * (len(self.faces) - 1)
         widths = sum(face.width for face in self.faces)
         tallest = max(face.height for face in self.faces)
-        self.scale = min(1.0, (avail_width - gaps) / widths, self.max_height / tallest)
+        reduced = FACE_MAX_HEIGHT / tallest if tallest <= 2 * FACE_MAX_HEIGHT else 1.0   # cards, not boards
+        self.scale = min(1.0, reduced, (avail_width - gaps) / widths, self.max_height / tallest)
         self.row_width, self.row_height = widths * self.scale + gaps, tallest * self.scale
         if self.caption is not None:
             self.caption_height = self.caption.wrap(avail_width, avail_height)[1] + CAPTION_GAP
         self.width, self.height = avail_width, self.row_height + self.caption_height
         return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        """Rather than leave a column's end empty, the faces shrink (to SHRINK_LIMIT of their scale at most)."""
+        self.wrap(avail_width, 1e9)
+        room = avail_height - self.caption_height - 1
+        if room <= 0 or room < SHRINK_LIMIT * self.row_height or not self.row_height:
+            return []
+        smaller = FaceRow(self.faces, min(self.max_height, room), self.caption)
+        smaller.spaceBefore, smaller.spaceAfter = 0, self.spaceAfter
+        return [smaller]
 
     def draw(self):
         if self.caption is not None:
@@ -96,6 +110,22 @@ class KeepHeading(KeepTogether):
         return [FrameBreak(), *self._content]
 
 
+class WideBlock(Flowable):
+    """A table too wide for a column, with the headings that introduce it: it floats to the top of the next
+    page, across both columns (as LaTeX's figure* does), while the text flows on. Zero-size in the column;
+    the document draws `content` when it begins the next page (RulebookDocument.defer)."""
+
+    def __init__(self, content: list):
+        super().__init__()
+        self.content = content
+
+    def wrap(self, avail_width, avail_height):
+        return 0, 0
+
+    def draw(self):
+        self.canv._doctemplate.defer(self.content)
+
+
 class NoteBox(Table):
     """A tinted note: moves whole to the next page; splits only when it is taller than a page."""
 
@@ -106,15 +136,23 @@ class NoteBox(Table):
 class FlowableBuilder:
     """Turns blocks into flowables; remembers which figures it drew, in order."""
 
-    def __init__(self, styles: Styles, figures: Mapping[str, Any], frame_height: float):
+    def __init__(self, styles: Styles, figures: Mapping[str, Any], frame_height: float, wide_width: float = 0.0):
         self.styles, self.figures = styles, figures
         self.max_figure_height = frame_height * FIGURE_MAX_HEIGHT
+        self.wide_width = wide_width        # both columns: where a table too wide for one floats
         self.used_figures: list[str] = []
+        self._depth = 0                     # inside a list item or a note: nothing floats
 
     def story(self, blocks, width: float) -> list[Flowable]:
         out: list[Flowable] = []
+        self._depth += 1
         for block in blocks:
-            out.extend(getattr(self, "_" + type(block).__name__.lower())(block, width))
+            made = getattr(self, "_" + type(block).__name__.lower())(block, width)
+            if made and isinstance(made[0], WideBlock):
+                while out and out[-1].getKeepWithNext():      # its headings go with it
+                    made[0].content.insert(0, out.pop())
+            out.extend(made)
+        self._depth -= 1
         return out
 
     def face_row(self, names, max_height: float | None = None, caption: Paragraph | None = None) -> FaceRow:
@@ -136,9 +174,9 @@ class FlowableBuilder:
             para.rulebook_heading = HeadingInfo(block.level, title, entry, f"h{block.number}")
         if block.level != 1:
             return [para]
-        rule = HRFlowable(width="100%", thickness=1.2, color=ACCENT, spaceBefore=0, spaceAfter=14)
+        rule = HRFlowable(width="100%", thickness=1.2, color=ACCENT, spaceBefore=0, spaceAfter=8)
         rule.keepWithNext = 1
-        return [NotAtTopPageBreak(), para, rule]
+        return [para, rule]
 
     def _paragraph(self, block: md.Paragraph, width: float) -> list[Flowable]:
         return [self.paragraph(block.runs, self.styles.body)]
@@ -167,7 +205,13 @@ class FlowableBuilder:
         return out
 
     def _table(self, block: md.Table, width: float) -> list[Flowable]:
-        return [book_table(block, self.styles, width)]
+        table = book_table(block, self.styles, width)
+        if self._depth > 1 or self.wide_width <= width:
+            return [table]
+        wide = book_table(block, self.styles, self.wide_width)
+        squeezed = (len(block.header) >= 3
+                    and table.wrap(width, 1e6)[1] > WIDE_WHEN_TALLER * wide.wrap(self.wide_width, 1e6)[1])
+        return [WideBlock([wide])] if table.min_width > width + 0.5 or squeezed else [table]
 
     def _note(self, block: md.Note, width: float) -> list[Flowable]:
         content = self.story(block.blocks, width - NOTE_LEFT - NOTE_RIGHT) or [Spacer(1, 0)]

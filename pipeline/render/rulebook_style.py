@@ -29,8 +29,8 @@ ZEBRA = colors.HexColor("#F3F5F8")
 RULE_GREY = colors.HexColor("#B8BEC6")
 CODE_INK = "#2B4A6F"
 
-BODY_SIZE = 10
-BODY_LEADING = 14
+BODY_SIZE = 9.5                 # a column of ~50 characters, as published rulebooks set them
+BODY_LEADING = 12.6
 _ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
 
@@ -67,26 +67,26 @@ class Styles:
 
     @cached_property
     def body(self) -> ParagraphStyle:
-        return self._style("body", spaceAfter=6)
+        return self._style("body", spaceAfter=5)
 
     @cached_property
     def item(self) -> ParagraphStyle:
-        return self._style("item", leftIndent=16, bulletIndent=3, spaceAfter=2)
+        return self._style("item", leftIndent=13, bulletIndent=2, spaceAfter=2)
 
     @cached_property
     def headings(self) -> dict[int, ParagraphStyle]:
         return {
-            1: self._style("h1", "title", fontSize=24, leading=29, textColor=ACCENT, spaceAfter=4,
-                           keepWithNext=1),
-            2: self._style("h2", "title", fontSize=15, leading=19, textColor=ACCENT, spaceBefore=14,
-                           spaceAfter=5, keepWithNext=1),
-            3: self._style("h3", "title", fontSize=12, leading=15, spaceBefore=9, spaceAfter=3,
+            1: self._style("h1", "title", fontSize=19, leading=23, textColor=ACCENT, spaceBefore=16,
+                           spaceAfter=3, keepWithNext=1),
+            2: self._style("h2", "title", fontSize=13, leading=16, textColor=ACCENT, spaceBefore=10,
+                           spaceAfter=4, keepWithNext=1),
+            3: self._style("h3", "title", fontSize=10.5, leading=13, spaceBefore=7, spaceAfter=2,
                            keepWithNext=1),
         }
 
     @cached_property
     def caption(self) -> ParagraphStyle:
-        return self._style("caption", "italic", fontSize=9, leading=12, textColor=MUTED, alignment=TA_CENTER)
+        return self._style("caption", "italic", fontSize=8.5, leading=11, textColor=MUTED, alignment=TA_CENTER)
 
     @cached_property
     def code(self) -> ParagraphStyle:
@@ -104,12 +104,17 @@ class Styles:
 
     @cached_property
     def toc(self) -> list[ParagraphStyle]:
-        return [self._style("toc1", "bold", fontSize=11, leading=15, spaceBefore=7, leftIndent=0),
-                self._style("toc2", fontSize=10, leading=14, leftIndent=18)]
+        return [self._style("toc1", "bold", fontSize=9.5, leading=12.5, spaceBefore=4, leftIndent=0),
+                self._style("toc2", fontSize=9, leading=11.5, leftIndent=14)]
+
+    @cached_property
+    def tagline(self) -> ParagraphStyle:
+        return self._style("tagline", "body", fontSize=12, leading=16, textColor=INK, alignment=TA_CENTER,
+                           spaceAfter=14)
 
     @cached_property
     def title(self) -> ParagraphStyle:
-        return self._style("title", "title", fontSize=40, leading=48, textColor=ACCENT, alignment=TA_CENTER,
+        return self._style("title", "title", fontSize=48, leading=56, textColor=ACCENT, alignment=TA_CENTER,
                            spaceAfter=10)
 
     @cached_property

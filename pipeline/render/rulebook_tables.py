@@ -10,18 +10,29 @@ from pipeline.render.rulebook_style import ACCENT, HEAD_FILL, RULE_GREY, ZEBRA, 
 
 CELL_PADDING = 5
 CELL_SIZE = 9
+MIN_SPLIT_ROWS = 7      # body rows a table needs before it may break across columns
 
 
 class BookTable(Table):
-    """Splits between rows (repeating its header) but leaves at least two body rows on each side of a page
-    break; a table that cannot moves whole to the next page (unless it already starts a page)."""
+    """Splits between rows (repeating its header) but leaves at least two body rows on each side of a column
+    break, and a table of fewer than MIN_SPLIT_ROWS body rows never splits; a table that cannot moves whole to
+    the next column (unless it already starts one)."""
 
     def split(self, avail_width, avail_height):
+        if len(self._cellvalues) - self.repeatRows < MIN_SPLIT_ROWS and not at_top(self):
+            return []           # a short table is read at a glance: it moves whole
         parts = super().split(avail_width, avail_height)
+        if len(parts) == 2 and _body_rows(parts[1], self) < 2 and _body_rows(parts[0], self) >= 3:
+            shorter = avail_height - self._rowHeights[len(parts[0]._cellvalues) - 1] - 0.5   # one more row goes on
+            parts = super().split(avail_width, shorter)
         if len(parts) == 2 and not at_top(self):
-            if min(len(part._cellvalues) for part in parts) - self.repeatRows < 2:
+            if min(_body_rows(part, self) for part in parts) < 2:
                 return []
         return parts
+
+
+def _body_rows(part: Table, table: Table) -> int:
+    return len(part._cellvalues) - table.repeatRows
 
 
 def at_top(flowable) -> bool:
@@ -47,6 +58,7 @@ def book_table(block: md.Table, styles: Styles, width: float) -> BookTable:
             for r, row in enumerate(rows)]
     table = BookTable(data, colWidths=column_widths(natural, minimum, total, width), repeatRows=1, hAlign="LEFT",
                       splitInRow=1)   # a row taller than a page splits rather than failing the build
+    table.min_width = sum(minimum)      # wider than its column: the builder floats it across both
     table.setStyle(_style(len(rows), styles.font("body")))
     table.spaceBefore, table.spaceAfter = 4, 10
     return table

@@ -1,0 +1,177 @@
+"""The three games' rulebooks laid out like a published game's (issue 20), measured from the PDFs: a cover with
+the game's faces and its facts, two columns of body text at 9 pt or more and at most ~80 characters a line,
+chapters running on (the books about half their old length), no page but the last under a quarter full, no
+heading as the last line of a column, and every table inside the page."""
+
+from __future__ import annotations
+
+import ctypes
+from io import BytesIO
+
+import pypdfium2
+import pypdfium2.raw as pdfium
+import pytest
+
+from pipeline.errors import Report
+from pipeline.games import load_game
+from pipeline.games.base import RulebookSpec
+from pipeline.printing import PrintOptions
+from pipeline.render.faces import FaceRenderer
+from pipeline.render.fonts import default_fonts
+from pipeline.render.rulebook import MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP, write_rulebook
+from pipeline.render.rulebook_cover import read_cover
+from pipeline.units import MM, PAPERS_MM
+from pipeline.validate import load_records
+from tests.conftest import ROOT
+
+GAMES = ("buildit", "allstar", "nba")
+OLD_PAGES = {"buildit": 33, "allstar": 19, "nba": 32}       # one column, a page per chapter (main bf57372)
+MAX_LINE = 80               # characters on one line of a column
+MIN_FILL = 0.25             # of a page's two columns, for every page but the last
+MERGE_GAP = 16              # points: objects closer than this count as one block of the page
+
+
+def _build(game_id: str, paper: str) -> dict:
+    game = load_game(game_id, ROOT)
+    report = Report()
+    records = load_records(game, ROOT, report)
+    assert records is not None, [str(p) for p in report.errors]
+    spec = next(c for c in game.components(records) if isinstance(c, RulebookSpec))
+    renderer = FaceRenderer(ROOT, game.template_dir, default_fonts())
+    figures = {name: renderer.layout(face.template, face.context, None, name, size_mm=face.size_mm)[0]
+               for name, face in spec.figures.items()}
+    buffer = BytesIO()
+    info = write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures,
+                          PrintOptions(paper=paper, game_title=game.title), ROOT)
+    cover, problems = read_cover(game.template_dir / spec.source, spec.context, figures, ROOT)
+    return {"pdf": buffer.getvalue(), "info": info, "cover": cover, "cover_problems": problems}
+
+
+@pytest.fixture(scope="module", params=[(g, p) for g in GAMES for p in ("a4", "letter")], ids=lambda v: "-".join(v))
+def book(request) -> dict:
+    game_id, paper = request.param
+    built = _build(game_id, paper)
+    built["game"], built["paper"] = game_id, paper
+    built["pages"] = _measure(built["pdf"], paper)
+    return built
+
+
+def _measure(pdf: bytes, paper: str) -> list[dict]:
+    """Per page: its text lines (chars with size and box) and the vertical extent of what is drawn in each
+    column of the body (between the running header and the footer)."""
+    document = pypdfium2.PdfDocument(pdf)
+    width, height = (side * MM for side in PAPERS_MM[paper])
+    top, bottom = height - MARGIN_TOP + 1, MARGIN_BOTTOM - 1
+    middle = width / 2
+    pages = []
+    for index in range(len(document)):
+        page = document[index]
+        text = page.get_textpage()
+        chars = []
+        for i in range(text.count_chars()):
+            char = chr(pdfium.FPDFText_GetUnicode(text, i))
+            left, low, right, high = text.get_charbox(i)
+            if not char.strip() or high > top or low < bottom:
+                continue
+            font = ctypes.create_string_buffer(128)
+            pdfium.FPDFText_GetFontInfo(text, i, font, 128, None)
+            chars.append({"c": char, "x0": left, "x1": right, "y0": low, "y1": high,
+                          "size": pdfium.FPDFText_GetFontSize(text, i), "font": font.value.decode("latin-1")})
+        columns: list[list[tuple[float, float]]] = [[], []]
+        for obj in page.get_objects(max_depth=8):
+            if obj.type == pdfium.FPDF_PAGEOBJ_FORM:
+                continue
+            left, low, right, high = obj.get_bounds()
+            low, high = max(low, bottom), min(high, top)
+            if high <= low or right - left > width * 0.98 and high - low > (top - bottom) * 0.98:
+                continue        # outside the body, or a page-sized background
+            for column, (x0, x1) in enumerate(((MARGIN_SIDE, middle), (middle, width - MARGIN_SIDE))):
+                if right > x0 + 2 and left < x1 - 2:
+                    columns[column].append((low, high))
+        pages.append({"chars": chars, "columns": [_merged(c) for c in columns], "body": top - bottom,
+                      "middle": middle})
+    return pages
+
+
+def _merged(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[list[float]] = []
+    for low, high in sorted(intervals):
+        if out and low <= out[-1][1] + MERGE_GAP:
+            out[-1][1] = max(out[-1][1], high)
+        else:
+            out.append([low, high])
+    return [tuple(span) for span in out]
+
+
+def _lines(chars: list[dict], middle: float) -> list[list[dict]]:
+    """Chars grouped into lines: same column, same baseline; a line breaks at a gap wider than a space
+    (table cells, the two columns)."""
+    rows: dict[tuple, list[dict]] = {}
+    for char in chars:
+        rows.setdefault((char["x0"] >= middle, round(char["y0"])), []).append(char)
+    lines = []
+    for row in rows.values():
+        row.sort(key=lambda c: c["x0"])
+        line = [row[0]]
+        for char in row[1:]:
+            if char["x0"] - line[-1]["x1"] > 1.2 * char["size"]:
+                lines.append(line)
+                line = []
+            line.append(char)
+        lines.append(line)
+    return lines
+
+
+def _fill(page: dict) -> float:
+    return sum(high - low for column in page["columns"] for low, high in column) / (2 * page["body"])
+
+
+def test_the_books_are_about_half_their_old_length(book):
+    pages = book["info"]["pages"]
+    assert pages == len(book["pages"])
+    assert pages <= OLD_PAGES[book["game"]] * 0.65, f"{book['game']} {book['paper']}: {pages} pages"
+
+
+def test_no_page_but_the_last_is_under_a_quarter_full(book):
+    body = book["pages"][1:-1]             # the cover is a page of its own; the last page may be short
+    fills = {number: round(_fill(page), 2) for number, page in enumerate(body, start=2)}
+    assert all(fill >= MIN_FILL for fill in fills.values()), fills
+
+
+def test_body_text_is_9_points_or_more_and_lines_stay_under_80_characters(book):
+    sizes: dict[float, int] = {}
+    longest = 0
+    for page in book["pages"][1:]:
+        for line in _lines(page["chars"], page["middle"]):
+            size = round(line[0]["size"], 1)
+            sizes[size] = sizes.get(size, 0) + len(line)
+            if size >= 8.5 and "Lato" in line[0]["font"]:          # the text, not a card's face in a figure
+                text = "".join(c["c"] for c in line)
+                if text.count(".") < len(text) / 3:                 # a contents line's dot leader aside
+                    longest = max(longest, len(line))
+    body = max(sizes, key=sizes.get)
+    assert body >= 9, sizes
+    assert 35 <= longest <= MAX_LINE
+
+
+def test_no_heading_is_the_last_line_of_a_column(book):
+    title_sizes = {19.0, 13.0, 10.5}           # chapter, section and subsection headings (rulebook_style)
+    for number, page in enumerate(book["pages"][1:], start=2):
+        for right in (False, True):
+            lines = [line for line in _lines(page["chars"], page["middle"]) if (line[0]["x0"] >= page["middle"]) == right]
+            if not lines:
+                continue
+            lowest = min(lines, key=lambda line: line[0]["y0"])
+            heading = "Fjalla" in lowest[0]["font"] and round(lowest[0]["size"], 1) in title_sizes
+            assert not heading, f"page {number}: {''.join(c['c'] for c in lowest)!r} ends a column"
+
+
+def test_the_cover_shows_the_game_faces_and_its_facts(book):
+    cover, problems = book["cover"], book["cover_problems"]
+    assert problems == [] and len(cover.art) >= 3 and len(cover.facts) == 3
+    assert set(cover.art) <= set(book["info"]["figures"])                  # drawn, as figures are
+    text = "".join(c["c"] for c in book["pages"][0]["chars"])
+    for fact in cover.facts:
+        assert fact.replace(" ", "") in text, fact
+    drawn = sum(high - low for low, high in book["pages"][0]["columns"][0])
+    assert drawn > 0.4 * book["pages"][0]["body"]                          # art, not a bare title
