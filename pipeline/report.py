@@ -1,5 +1,9 @@
-"""output/<game>/report.{json,md}: what was built, from which inputs, with which checks. No timestamps,
-so the report is as reproducible as the PDFs."""
+"""output/<game>/report.{json,md} and the print guides guide-<paper>.md: what was built, from which inputs,
+with which checks, and how to print it. No timestamps, so the report is as reproducible as the PDFs.
+
+report.md is for the playtester first: it opens with the print guide of the first paper built (French, like
+the games) and keeps the developer data (inputs, validation, bot games, every file of every format, the
+whole paper bill) last."""
 
 from __future__ import annotations
 
@@ -7,19 +11,12 @@ import json
 
 from pipeline.config import BuildConfig
 from pipeline.errors import Report
-from pipeline.kinds import kind_named, kind_of
+from pipeline.guide_data import read_game_guide
+from pipeline.kinds import kind_of
 from pipeline.output import atomic_write, sha256_file
-from pipeline.paperbill import bill_markdown, paper_bill
+from pipeline.paperbill import paper_bill
+from pipeline.print_guide import guide_lines, guide_markdown, guide_name
 from pipeline.render.markup import md_escape
-
-
-def _how_to_print(entry: dict) -> str:
-    """Paper, sides and what to cut: the components page a playtester reads before printing."""
-    if entry["format"] == "print":
-        return "print service: one face per page, 3 mm bleed, TrimBox/BleedBox set"
-    if entry["format"] == "png":
-        return "one PNG per face, 300 dpi, with bleed"
-    return kind_named(entry.get("kind", "cards")).how_to_print(entry)
 
 
 def write_game_report(item, config: BuildConfig, report: Report, outputs: list[dict],
@@ -42,8 +39,12 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "calibration": list(calibration),
     }
     out = config.output / game.id
+    guide = read_game_guide(game.template_dir, config.root, report)
+    data["guides"] = [{"paper": paper, "path": str((out / guide_name(paper)).relative_to(config.root)),
+                       "sha256": atomic_write(out / guide_name(paper), guide_markdown(data, paper, guide).encode())}
+                      for paper in data["paper_bill"]]
     atomic_write(out / "report.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
-    atomic_write(out / "report.md", _markdown(data).encode())
+    atomic_write(out / "report.md", _markdown(data, guide).encode())
 
 
 def _play_summary(result) -> list[str]:
@@ -63,39 +64,63 @@ def _play_summary(result) -> list[str]:
     return lines
 
 
-def _calibration_note(data: dict) -> list[str]:
-    if not data.get("calibration"):
-        return []
-    sheets = " or ".join(f"`{path}`" for path in data["calibration"])
-    x, y = data["options"]["back_offset_mm"]
-    used = f"this build used `--back-offset {x:g},{y:g}`" if (x, y) != (0, 0) else "this build used no offset"
-    return [f"Before the first double-sided print on a printer, print {sheets} double-sided: it shows how "
-            f"far that printer moves the backs and gives the `--back-offset X,Y` to pass ({used}).", ""]
+def _markdown(data: dict, guide) -> str:
+    """The first paper's print guide, then the developer data."""
+    if data["paper_bill"]:
+        lines = guide_lines(data, next(iter(data["paper_bill"])), guide)
+    else:
+        lines = [f"# {md_escape(data['title'])} — rapport de construction", "",
+                 f"Cette construction n'a produit aucun fichier à imprimer chez soi : `pnp build {data['game']} "
+                 f"--format pnp` les écrit, avec leur guide d'impression.", ""]
+    return "\n".join(lines + _developer_data(data)) + "\n"
 
 
-def _markdown(data: dict) -> str:
-    lines = [f"# {md_escape(data['title'])} — build report", "", "## Inputs", ""]
+def _developer_data(data: dict) -> list[str]:
+    lines = ["---", "", "## Données de développement", "", "### Entrées", ""]
     lines += [f"- `{i['path']}` (sha256 `{i['sha256'][:16]}…`)" for i in data["inputs"]]
-    lines += ["", "## Validation", "", f"- errors: {data['validation']['errors']}",
-              f"- warnings: {len(data['validation']['warnings'])}"]
+    lines += ["", "### Validation", "", f"- erreurs : {data['validation']['errors']}",
+              f"- avertissements : {len(data['validation']['warnings'])}"]
     lines += [f"  - {md_escape(w['where'])}: {md_escape(w['message'])} [{w['rule']}]"
               for w in data["validation"]["warnings"]]
     lines += [f"- {s}" for s in data["summary"]]
     if data.get("play"):
-        lines += ["", "## Bot games (validation stage 6)", ""] + [f"- {line}" for line in data["play"]]
-    lines += ["", "## Components", "", "| component | kind | count | size (mm) | backs |", "|---|---|---|---|---|"]
+        lines += ["", "### Parties de robots (étape 6 de la validation)", ""] + [f"- {line}" for line in data["play"]]
+    lines += ["", "### Composants", "", "| composant | sorte | nombre | format (mm) | dos |", "|---|---|---|---|---|"]
     for c in data["components"]:
         size = f"{c['size_mm'][0]:g} × {c['size_mm'][1]:g}" if c.get("size_mm") else ""
         count = f"{c['count'] or ''}" + (f" pages × {c['copies']}" if c.get("copies", 1) > 1 else "")
         lines.append(f"| {md_escape(c['title'])} (`{c['id']}`) | {c['kind']} | {count} | {size} | "
-                     f"{'yes' if c['backs'] else 'no'} |")
-    lines += ["", "## Files: what to print, on which paper, and what to cut", ""]
-    lines += _calibration_note(data)
-    lines += ["| file | pages | how to print |", "|---|---|---|"]
+                     f"{'oui' if c['backs'] else 'non'} |")
+    lines += ["", "### Tous les fichiers, tous formats", "", "| fichier | format | papier | pages | sha256 |",
+              "|---|---|---|---:|---|"]
     for entry in data["outputs"]:
         pages = entry.get("pages", entry.get("images", ""))
-        lines.append(f"| `{entry['path']}` | {pages} | {_how_to_print(entry)} |")
-    lines += bill_markdown(data["paper_bill"])
+        saver = " (économie d’encre)" if entry.get("ink_saver") else ""
+        lines.append(f"| `{entry['path']}` | {entry['format']}{saver} | {entry.get('paper') or ''} | {pages} | "
+                     f"`{entry.get('sha256', '')[:16]}` |")
+    lines += _paper_bill(data["paper_bill"])
     if data["missing_art"]:
-        lines += ["", "## Missing art (placeholders drawn)", ""] + [f"- {md_escape(a)}" for a in data["missing_art"]]
-    return "\n".join(lines) + "\n"
+        lines += ["", "### Illustrations manquantes (remplacées par un cadre)", ""]
+        lines += [f"- {md_escape(a)}" for a in data["missing_art"]]
+    return lines
+
+
+def _paper_bill(bill: dict) -> list[str]:
+    """report.json's paper bill as it is: every home file of every paper, and its totals."""
+    if not bill:
+        return []
+    lines = ["", "### Bilan papier : une impression complète", "",
+             "Feuilles par fichier, imprimées en recto verso (retournement bord long) ou en recto seul (rectos et "
+             "versos sur des feuilles à part). Encre en pages couvertes à 5 % (ISO/IEC 24711), mesurée sur les "
+             "fichiers (un long fichier sur 16 pages), la couleur comptée par sa clarté."]
+    names = {"standard": "**impression complète**", "ink_saver": "**impression complète, économie d’encre**"}
+    for paper, part in bill.items():
+        lines += ["", f"#### {paper.upper()}", "",
+                  "| fichier | feuilles recto verso | feuilles recto seul | encre (pages à 5 %) |",
+                  "|---|---:|---:|---:|"]
+        lines += [f"| `{r['path']}` | {r['double_sided']} | {r['single_sided']} | {r['ink_pages_5pc']:g} |"
+                  for r in part["rows"]]
+        for variant, total in part["totals"].items():
+            lines.append(f"| {names.get(variant, variant)} | **{total['double_sided']}** | "
+                         f"**{total['single_sided']}** | **{total['ink_pages_5pc']:g}** |")
+    return lines

@@ -82,8 +82,8 @@ def test_the_paper_bill_counts_sheets_and_measures_the_ink_saver(built):
         assert bill["totals"]["ink_saver"]["double_sided"] == total["double_sided"]
         assert bill["totals"]["ink_saver"]["ink_pages_5pc"] < total["ink_pages_5pc"]
     text = (built / "report.md").read_text()
-    assert "## Paper bill: what a full home print takes" in text
-    line = next(l for l in text.splitlines() if l.startswith("| **full print** |"))
+    assert "### Bilan papier : une impression complète" in text                  # report.md is French
+    line = next(l for l in text.splitlines() if l.startswith("| **impression complète** |"))
     assert f"**{data['paper_bill']['a4']['totals']['standard']['double_sided']}**" in line
 
 

@@ -43,8 +43,8 @@ def test_the_report_says_how_many_boards_and_aids_to_print(built):
     text = (built / "report.md").read_text()
     court = next(line for line in text.splitlines() if "pnp-a4/court.pdf" in line)
     aid = next(line for line in text.splitlines() if "pnp-a4/aid.pdf" in line)
-    assert "2 copies" in court and "2 copies" in aid
-    assert "2 copies" not in next(line for line in text.splitlines() if "pnp-a4/markets.pdf" in line)
+    assert "2 exemplaires" in court and "2 exemplaires" in aid           # the print guide, in French (issue 20)
+    assert "2 exemplaires" not in next(line for line in text.splitlines() if "pnp-a4/markets.pdf" in line)
 
 
 def _back_words(path: Path) -> set[str]:

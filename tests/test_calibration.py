@@ -305,8 +305,8 @@ def test_a_duplex_build_writes_the_sheets_and_says_so(tmp_path):
             in result.stdout)
     assert sorted(p.name for p in (root / "output" / "calibration").iterdir()) == ["pnp-letter.pdf"]
     report = (root / "output" / "buildit" / "report.md").read_text()
-    assert "print `output/calibration/pnp-letter.pdf` double-sided" in report
-    assert "this build used `--back-offset 1.5,-1`" in report
+    assert "Imprimez [output/calibration/pnp-letter.pdf](../calibration/pnp-letter.pdf) en recto verso" in report
+    assert "Ces fichiers ont été faits avec `--back-offset 1.5,-1`." in report        # the French print guide
     data = json.loads((root / "output" / "buildit" / "report.json").read_text())
     assert data["calibration"] == ["output/calibration/pnp-letter.pdf"]
 
