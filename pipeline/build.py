@@ -107,8 +107,12 @@ def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report
             outputs = [entry for laid in item.laid for entry in _write(item.game, laid, config, progress)]
             _list_images(outputs, written[item.game.id], config.root)
             write_game_report(item, config, report, outputs, calibration)
+    refused: list[tuple[Path, str]] = []
     for game_id, files in written.items():                      # every game written: now what is left over
-        remove_stale(config.output / game_id, files)
+        remove_stale(config.output / game_id, files, refused=refused)
+    for path, reason in refused:
+        report.warning(str(path.relative_to(config.root)) if path.is_relative_to(config.root) else str(path),
+                       f"a file of an earlier build could not be removed ({reason}): delete it by hand", "output")
     return report, [item.game.id for item in prepared]
 
 

@@ -73,16 +73,18 @@ def file_list(written: dict[str, str], folder: Path) -> list[dict]:
             for path, digest in sorted(written.items()) if path.startswith(base + os.sep)]
 
 
-def remove_stale(folder: Path, written: Iterable[str], not_built: Iterable[str] = NOT_BUILT) -> list[Path]:
+def remove_stale(folder: Path, written: Iterable[str], not_built: Iterable[str] = NOT_BUILT,
+                 refused: list[tuple[Path, str]] | None = None) -> list[Path]:
     """Everything under a game's output folder that the build did not write, removed (then the folders left
     empty); returns what was. Kept: the written files and the folders holding them, the top-level folders of
     other commands (`not_built`), hidden temporaries (`remove_leftovers` decides on those). Links are never
-    followed: a link the build did not write through is removed itself, never what it points to."""
+    followed: a link the build did not write through is removed itself, never what it points to. A file
+    the system will not let go (permissions) goes to `refused` with the reason."""
     keep = {os.path.abspath(path) for path in written}
     holders = {parent for path in keep for parent in _parents(path, os.path.abspath(folder))}
     if not os.path.isdir(folder):
         return []
-    return _sweep(Path(folder), keep, holders, set(not_built))
+    return _sweep(Path(folder), keep, holders, set(not_built), refused if refused is not None else [])
 
 
 def _parents(path: str, top: str) -> Iterator[str]:
@@ -92,25 +94,33 @@ def _parents(path: str, top: str) -> Iterator[str]:
         parent = os.path.dirname(parent)
 
 
-def _sweep(folder: Path, keep: set[str], holders: set[str], skip: set[str]) -> list[Path]:
+def _sweep(folder: Path, keep: set[str], holders: set[str], skip: set[str], refused: list) -> list[Path]:
     removed = []
-    with os.scandir(folder) as entries:
-        found = sorted(entries, key=lambda entry: entry.name)
+    try:
+        with os.scandir(folder) as entries:
+            found = sorted(entries, key=lambda entry: entry.name)
+    except OSError as exc:
+        refused.append((folder, exc.strerror or str(exc)))
+        return removed
     for entry in found:
         path, full = Path(entry.path), os.path.abspath(entry.path)
         if entry.name in skip or _TEMP_FILE.match(entry.name) or full in keep or \
                 (full in holders and entry.is_symlink()):
             continue
         if entry.is_dir(follow_symlinks=False):
-            removed += _sweep(path, keep, holders, set())
+            removed += _sweep(path, keep, holders, set(), refused)
             if full not in holders:
                 with contextlib.suppress(OSError):      # not empty: a running build's temporary
                     path.rmdir()
                     removed.append(path)
             continue
-        with contextlib.suppress(FileNotFoundError):
+        try:
             path.unlink()                               # a file, or a link (never what it points to)
             removed.append(path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            refused.append((path, exc.strerror or str(exc)))
     return removed
 
 

@@ -243,3 +243,22 @@ def test_buildit_make_then_a4_with_a_renamed_card_leaves_no_old_name(tmp_path):
     assert pdfs and all(pdf.parent.name == "pnp-a4" for pdf in pdfs)
     assert not [pdf.name for pdf in pdfs if old in _text(pdf)]
     assert "Damierbourg" in _text(out / "pnp-a4" / "cities.pdf")
+
+
+def test_a_file_that_cannot_be_removed_is_reported_not_fatal(tmp_path, monkeypatch):
+    game = tmp_path / "output" / "buildit"
+    locked, stale = game / "pnp-letter" / "locked.pdf", game / "pnp-letter" / "cities.pdf"
+    for path in (locked, stale):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    real = Path.unlink
+
+    def unlink(self, missing_ok=False):
+        if self.name == "locked.pdf":
+            raise PermissionError(13, "Permission denied")
+        return real(self, missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", unlink)
+    refused: list = []
+    assert remove_stale(game, [], refused=refused) == [stale]
+    assert refused == [(locked, "Permission denied")] and locked.exists()
