@@ -9,10 +9,16 @@ from pipeline.games.base import CardDeck, FaceSpec, Records
 PLOT_MM = 12.0          # a window's plot: the pawn drawn 10 mm wide (a column of the rulebook is ~80 mm)
 MARGIN_MM = 5.5         # the border with the coordinates
 YELLOW_INK = "#8A6400"  # pawn.yaml's darker ink for yellow (text in the colour stays readable on white)
+MOMENTS = ("avant", "apres")
 
-# example -> window (top-left, bottom-right plot) and its moments: plot -> "<colour>-<state>"; "marks" are
-# plots pointed at with a word
+# example -> window (top-left, bottom-right plot) and its moments ("avant", and "apres" when the example has
+# one): plot -> "<colour>-<state>"; "marks": plots pointed at, per moment, with a word (or "" for a tint)
 BOARD_EXAMPLES = {
+    "voisines": {
+        "window": ("b2", "e5"),
+        "avant": {},
+        "marks": {"avant": {"c3": "c3", **{p: "" for p in ("b2", "c2", "d2", "b3", "d3", "b4", "c4", "d4")}}},
+    },
     "construire": {
         "window": ("b2", "f5"),
         "avant": {"b2": "blue-site", "c2": "blue-site", "d2": "blue-site", "e4": "blue-site",
@@ -44,7 +50,9 @@ def board_context() -> dict:
     out: dict = {}
     for example, spec in BOARD_EXAMPLES.items():
         out[example] = {}
-        for moment in ("avant", "apres"):
+        for moment in MOMENTS:
+            if moment not in spec:
+                continue
             by_kind: dict[str, list[str]] = {}
             for plot in sorted(spec[moment], key=_order):
                 by_kind.setdefault(spec[moment][plot], []).append(plot)
@@ -63,7 +71,7 @@ def board_figures(pawn_deck: CardDeck, board_size: int) -> dict[str, FaceSpec]:
                              f"{board_size} × {board_size} board")
         columns = [chr(ord("a") + c) for c in range(left, right + 1)]
         rows = list(range(top + 1, bottom + 2))
-        for moment in ("avant", "apres"):
+        for moment in (m for m in MOMENTS if m in spec):
             placed = []
             for plot, kind in sorted(spec[moment].items(), key=lambda item: _order(item[0])):
                 column, row = plot_xy(plot)
@@ -73,7 +81,7 @@ def board_figures(pawn_deck: CardDeck, board_size: int) -> dict[str, FaceSpec]:
                 placed.append({"x": column - left, "y": row - top, "plot": plot, "colour": pawn["colour"],
                                "hex": pawn["hex"], "state": pawn["state"], "state_letter": pawn["state_letter"],
                                "ink": YELLOW_INK if pawn["colour"] == "yellow" else pawn["hex"]})
-            marks = [{"x": plot_xy(plot)[0] - left, "y": plot_xy(plot)[1] - top, "text": word}
+            marks = [{"x": plot_xy(plot)[0] - left, "y": plot_xy(plot)[1] - top, "text": word, "tint": not word}
                      for plot, word in spec.get("marks", {}).get(moment, {}).items()]
             context = {"columns": columns, "rows": rows, "origin": [left, top], "pawns": placed, "marks": marks,
                        "plot": PLOT_MM, "margin": MARGIN_MM}

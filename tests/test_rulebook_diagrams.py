@@ -1,0 +1,235 @@
+"""Spatial rules are drawn, not written (issue 20): every board example and Contract plan of Build It, NBA's
+boards, river and attack, All-Star's Station de Bus and buses are figures generated from the data, drawn in the
+built rulebooks at print size (no word under 6 pt), and no text grid is left in the books."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from io import BytesIO
+
+import pdfplumber
+import pytest
+
+from pipeline.errors import Report
+from pipeline.games import load_game
+from pipeline.games.base import RulebookSpec
+from pipeline.games.buildit.engine.geometry import groups, matches, parse_plan
+from pipeline.games.buildit.rulebook_diagrams import BOARD_EXAMPLES, MARGIN_MM, PLOT_MM, plot_xy
+from pipeline.printing import PrintOptions
+from pipeline.render.faces import FaceRenderer
+from pipeline.render.fonts import default_fonts
+from pipeline.render.primitives import Group, Polygon, Text
+from pipeline.render.rulebook import write_rulebook
+from pipeline.render.rulebook_source import render_chapters
+from pipeline.units import MM
+from pipeline.validate import load_records
+from tests.conftest import ROOT
+
+MIN_PT = 6.0
+DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes)
+    "buildit": ("board-voisines-avant", "board-construire-avant", "board-construire-apres", "board-tour-avant", "board-tour-apres",
+                "plan-"),
+    "nba": ("court-plan", "markets-plan", "court-setup", "attack", "track-full", "track-hole"),
+    "allstar": ("station-match", "buses-round"),
+}
+
+
+def _book(game_id: str) -> dict:
+    game = load_game(game_id, ROOT)
+    records = load_records(game, ROOT, Report())
+    spec = next(c for c in game.components(records) if isinstance(c, RulebookSpec))
+    renderer = FaceRenderer(ROOT, game.template_dir, default_fonts())
+    faces = {name: renderer.layout(face.template, face.context, None, name, size_mm=face.size_mm)[0]
+             for name, face in spec.figures.items()}
+    buffer = BytesIO()
+    info = write_rulebook(buffer, game.template_dir / spec.source, spec.context, faces,
+                          PrintOptions(paper="a4", game_title=game.title), ROOT)
+    return {"game": game, "records": records, "spec": spec, "faces": faces, "info": info, "pdf": buffer.getvalue(),
+            "renderer": renderer}
+
+
+@pytest.fixture(scope="module")
+def books() -> dict:
+    return {game_id: _book(game_id) for game_id in DIAGRAMS}
+
+
+def _diagrams(book: dict) -> list[str]:
+    """The drawn figures (fig-*.yaml) the book shows."""
+    return [name for name in book["info"]["figures"] if book["spec"].figures[name].template.startswith("fig-")]
+
+
+@pytest.mark.parametrize("game_id", list(DIAGRAMS))
+def test_the_chapters_show_their_diagrams(books, game_id):
+    shown = _diagrams(books[game_id])
+    for wanted in DIAGRAMS[game_id]:
+        assert any(name.startswith(wanted) for name in shown), (wanted, shown)
+    if game_id == "buildit":       # every Contract's plan is drawn
+        assert {f"plan-{r['id']}" for r in books[game_id]["records"]["contracts"]} <= set(shown)
+
+
+@pytest.mark.parametrize("game_id", list(DIAGRAMS))
+def test_no_text_grid_is_left(books, game_id):
+    """No table row of plots or slots in the chapters as rendered, and no "X· / ·X" plan in the printed text."""
+    book = books[game_id]
+    chapters, problems = render_chapters(book["game"].template_dir / book["spec"].source, book["spec"].context, ROOT)
+    assert not problems
+    rows = [line for chapter in chapters for line in chapter.text.splitlines() if line.lstrip().startswith("|")]
+    grid = re.compile(r"\|\s*(Chantier|Permis|Constr\.?|Construction)s? (bleu|rouge|jaune|vert)e?s?\s*\||"
+                      r"\|\s*·\s*\|\s*·\s*\||\|\s*\*?[a-g]\*?\s*\|\s*\*?[a-g]\*?\s*\|")
+    assert not [row for row in rows if grid.search(row)]
+    with pdfplumber.open(BytesIO(book["pdf"])) as pdf:
+        text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages).split())
+    assert not re.search(r"[X#]·|·[X#]|[X#·]{2,} / [X#·]{2,}", text)
+
+
+def _shape_rects(pdf_bytes: bytes) -> list[tuple[int, dict, list]]:
+    """(page, rect, chars inside) for every rect of the book, with pdfplumber's char sizes (scale included)."""
+    found = []
+    with pdfplumber.open(BytesIO(pdf_bytes)) as pdf:
+        for number, page in enumerate(pdf.pages):
+            chars = page.chars
+            for rect in page.rects:
+                if rect["width"] < 40 or rect["height"] < 20:
+                    continue
+                inside = [c for c in chars if rect["x0"] - 0.5 <= c["x0"] and c["x1"] <= rect["x1"] + 0.5
+                          and rect["top"] - 0.5 <= c["top"] and c["bottom"] <= rect["bottom"] + 0.5]
+                found.append((number, rect, inside))
+    return found
+
+
+def _face_letters(prims) -> str:
+    """Every character a face writes, sorted, spaces left out: the fingerprint of a drawn diagram."""
+    out = []
+    for prim in prims:
+        if isinstance(prim, Text):
+            out += [ch for run in prim.runs for ch in run.text if not ch.isspace()]
+        elif isinstance(prim, Group):
+            out.append(_face_letters(prim.children))
+    return "".join(sorted("".join(out)))
+
+
+@pytest.mark.parametrize("game_id", list(DIAGRAMS))
+def test_every_diagram_is_drawn_with_words_of_6_pt_or_more(books, game_id):
+    """Each diagram's face is framed by its background, a rect of its own proportions: find it in the PDF by
+    those proportions and the very characters the face writes, and measure every character in it."""
+    book = books[game_id]
+    rects = _shape_rects(book["pdf"])
+    for name in _diagrams(book):
+        face = book["faces"][name]
+        ratio, letters = face.width / face.height, _face_letters(face.primitives)
+        hits = [(page, rect, chars) for page, rect, chars in rects
+                if abs(rect["width"] / rect["height"] - ratio) < 0.01 * ratio
+                and "".join(sorted(c["text"] for c in chars if not c["text"].isspace())) == letters]
+        assert hits, f"{name}: no drawn figure of its proportions and words in the book"
+        for page, rect, chars in hits:
+            small = sorted({round(c["size"], 2) for c in chars if c["size"] < MIN_PT})
+            assert not small, f"{name} (page {page + 1}): characters of {small} pt"
+            assert rect["width"] <= face.width + 0.5, f"{name}: drawn larger than its print size"
+
+
+def _pawns(face) -> list[tuple[float, float, tuple]]:
+    """The pawn groups of a fig-board face: their top-left corner in mm from the face's top-left, and their
+    silhouettes' points as drawn (group-local points, mm, y up)."""
+    height = face.height / MM
+    out = []
+    for outer in face.primitives:
+        if not isinstance(outer, Group):
+            continue
+        for pawn in outer.children:
+            if not (isinstance(pawn, Group) and any(isinstance(child, Group) for child in pawn.children)):
+                continue     # a plot or a mark: no silhouette group inside
+            shapes = tuple(tuple((round(x / MM, 2), round(y / MM, 2)) for x, y in poly.points)
+                           for state in pawn.children if isinstance(state, Group)
+                           for poly in state.children if isinstance(poly, Polygon))
+            out.append((round((outer.x + pawn.x) / MM, 2), round(height - (outer.y + pawn.y) / MM, 2), shapes))
+    return out
+
+
+def test_the_drawn_boards_hold_the_examples_pawns(books):
+    """Each pawn is drawn in the plot the example names, and the buildings of the examples' 'après' boards
+    have the plans of the workbook's Contracts the chapters say they fulfil."""
+    book = books["buildit"]
+    plans = {r["id"]: r["plan"] for r in book["records"]["contracts"]}
+    rules = book["spec"].context["rules"]
+    for example, spec in BOARD_EXAMPLES.items():
+        left, top = plot_xy(spec["window"][0])
+        if "apres" not in spec:
+            continue
+        for moment in ("avant", "apres"):
+            face = book["faces"][f"board-{example}-{moment}"]
+            drawn = sorted((x, y) for x, y, _ in _pawns(face))
+            wanted = sorted((round(MARGIN_MM + (plot_xy(p)[0] - left) * PLOT_MM + 1, 2),
+                             round(MARGIN_MM + (plot_xy(p)[1] - top) * PLOT_MM + 1, 2)) for p in spec[moment])
+            assert drawn == wanted, (example, moment)
+        built = {plot_xy(p)[::-1] for p, kind in spec["apres"].items() if kind == "blue-construction"}
+        buildings = groups(built)
+        fulfilled = {cid for cid, plan in plans.items()
+                     if any(matches(b, parse_plan(plan), rules["allow_rotation"], rules["allow_reflection"])
+                            for b in buildings)}
+        expected = {"construire": {"poqueboule", "citedor"}, "tour": {"citedor"}}[example]
+        assert expected <= fulfilled, (example, fulfilled)
+
+
+def test_the_pawns_are_drawn_with_the_pawn_tokens_shapes(books):
+    """fig-board.yaml repeats pawn.yaml's silhouettes scaled to its plots: the same polygons, point for point."""
+    book = books["buildit"]
+    pawn_deck = next(c for c in book["game"].components(book["records"]) if c.id == "pawns")
+    k = (PLOT_MM - 2) / 18
+    window = plot_xy(BOARD_EXAMPLES["construire"]["window"][0])
+    board = book["faces"]["board-construire-avant"]
+    for state in ("site", "construction"):
+        token = next(f for f in pawn_deck.fronts if f.context["state"] == state)
+        face = book["renderer"].layout(token.template, token.context, None, token.name)[0]
+        token_shapes = tuple(tuple((round(x / MM * k, 2), round(y / MM * k, 2)) for x, y in poly.points)
+                             for group in face.primitives if isinstance(group, Group)
+                             for poly in group.children if isinstance(poly, Polygon))
+        plot = next(p for p, what in BOARD_EXAMPLES["construire"]["avant"].items() if what == f"blue-{state}")
+        corner = tuple(round(MARGIN_MM + (plot_xy(plot)[i] - window[i]) * PLOT_MM + 1, 2) for i in (0, 1))
+        drawn = next(shapes for x, y, shapes in _pawns(board) if (x, y) == corner)
+        assert token_shapes and drawn == token_shapes, state
+
+
+def test_the_neighbours_drawn_are_the_eight_plots_around(books):
+    """The adjacency figure tints exactly the plots that touch its centre by a side or a corner."""
+    spec = BOARD_EXAMPLES["voisines"]
+    centre = next(p for p, word in spec["marks"]["avant"].items() if word)
+    cx, cy = plot_xy(centre)
+    tinted = {plot_xy(p) for p, word in spec["marks"]["avant"].items() if not word}
+    assert tinted == {(cx + dx, cy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)}
+    context = books["buildit"]["spec"].figures["board-voisines-avant"].context
+    assert sorted((m["x"], m["y"]) for m in context["marks"] if m["tint"]) == sorted(
+        (x - plot_xy(spec["window"][0])[0], y - plot_xy(spec["window"][0])[1]) for x, y in tinted)
+
+
+def test_the_chapters_text_names_the_drawn_plots(books):
+    with pdfplumber.open(BytesIO(books["buildit"]["pdf"])) as pdf:
+        text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages).split())
+    sites = sorted(p for p, kind in BOARD_EXAMPLES["construire"]["avant"].items() if kind == "blue-site")
+    line = sorted(sites, key=lambda p: (plot_xy(p)[1], plot_xy(p)[0]))[:3]
+    assert "{" + ", ".join(line) + "}" in text
+
+
+def test_the_river_diagrams_follow_the_engine(books):
+    """The track figures are the engine's push: a full track loses its last card, a hole stops the push."""
+    figures = books["nba"]["spec"].figures
+    full = figures["track-full"].context["rows"]
+    assert full[1]["cells"][0] == "g" and full[1]["out"] == full[0]["cells"][-1]
+    hole = figures["track-hole"].context["rows"]
+    assert hole[0]["cells"][1] == "" and hole[1]["cells"][1:] == hole[0]["cells"][:1] + hole[0]["cells"][2:]
+    assert hole[1]["out"] == ""
+
+
+def test_the_attack_diagram_adds_up(books):
+    steps = books["nba"]["spec"].figures["attack"].context
+    kept = [sum(d["value"] for d in step["dice"] if d["kept"]) for step in steps["steps"]]
+    assert [step["total"] for step in steps["steps"]] == [f"= {v}" for v in kept]
+    assert steps["result"]["sum"].startswith(f"{kept[0]} − {kept[1]} = {max(0, kept[0] - kept[1])} point")
+
+
+def test_the_board_window_follows_the_board_size(tmp_path):
+    """A board example that no longer fits the board is refused with its name, not drawn off the grid."""
+    from pipeline.games.buildit.rulebook_diagrams import board_figures
+    from pipeline.games.base import CardDeck
+    with pytest.raises(ValueError, match="off the 4 × 4 board"):
+        board_figures(CardDeck("pawns", "Pions", (), None), 4)
