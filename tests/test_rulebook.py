@@ -387,3 +387,25 @@ def test_markdown_runs_keep_styles_and_french_spacing():
                               ("\xa0»\xa0!", ""))
     assert (blocks[0].number, blocks[2].number) == ("1", "1.1")
     assert blocks[3].ordered and isinstance(blocks[3].items[0][1], ListBlock)
+
+
+def test_the_cover_reads_its_facts_and_faces_and_locates_its_problems(tmp_path):
+    from pipeline.render.rulebook_cover import read_cover
+
+    folder = write_book(tmp_path, {"01-a.md": "# A\n\nTexte.\n"})
+    figures = {"card": StubFace(60, 80), "yaml": StubFace(63.5, 88.9)}
+    (folder / "cover.yaml").write_text(
+        'art: [card, "{{ \'ya\' ~ \'ml\' }}", missing]\nplayers: "{{ players.min }} à {{ players.max }} joueurs"\n'
+        'duration: 30 min\nage: dès 8 ans\ncolour: red\n', encoding="utf-8")
+    cover, problems = read_cover(folder, CONTEXT, figures, tmp_path)
+    assert cover.art == ("card", "yaml")                  # a face this build lacks is left out, as chapters do
+    assert cover.facts == ("2 à 4 joueurs", "30 min", "dès 8 ans")
+    assert [(p.severity, "colour" in p.message) for p in problems] == [(Severity.WARNING, True)]
+    buffer = BytesIO()
+    write_rulebook(buffer, folder, CONTEXT, figures, options("a4"), tmp_path)
+    cover_text = pages_text(buffer.getvalue())[0]
+    assert all(fact in cover_text for fact in cover.facts)
+    (folder / "cover.yaml").write_text("art: [card\nplayers: 2\n", encoding="utf-8")
+    _, problems = read_cover(folder, CONTEXT, figures, tmp_path)
+    assert len(problems) == 1 and problems[0].where.file.endswith("rules/cover.yaml") and problems[0].where.row
+    assert check_rulebook(folder, CONTEXT, figures, tmp_path) == problems

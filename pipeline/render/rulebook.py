@@ -100,7 +100,7 @@ def _story(doc: "RulebookDocument", builder: FlowableBuilder, blocks, cover: Cov
         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
     return [doc.page_total, *_title_page(doc, builder, cover), NextPageTemplate("body"), PageBreak(),
-            contents_title, toc, Spacer(1, 6), *builder.story(blocks, doc.column_width), FlushFloats()]
+            contents_title, toc, Spacer(1, 6), *builder.story(blocks, doc.column_width), FlushFloats(), FlushFloats()]
 
 
 def _title_page(doc: "RulebookDocument", builder: FlowableBuilder, cover: Cover) -> list[Flowable]:
@@ -172,9 +172,10 @@ class PageTotal(Flowable):
 
 
 class FlushFloats(Flowable):
-    """Last in the story, for the blocks still waiting to float. When the text ends in the left column (the
-    right one is empty) and they fit under it, it draws them there across both columns; else it asks for the
-    next page, whose beginning draws them."""
+    """Last in the story (twice), for the blocks still waiting to float. When the text ends in the left column
+    (the right one is empty), it draws them under it across both columns: whole if they fit, else as much as
+    a quarter page or more of room holds (a table splits between rows). Whatever is left waits for the next
+    page, whose beginning draws it."""
 
     def __init__(self):
         super().__init__()
@@ -187,9 +188,9 @@ class FlushFloats(Flowable):
             return 0, 0
         if doc.frame.id == "column-1":
             needed = doc.floats_height(self.canv)
-            if needed <= avail_height:
-                self.here = needed
-                return avail_width, needed
+            if needed <= avail_height or avail_height >= doc.height / 4:
+                self.here = min(needed, avail_height)
+                return avail_width, self.here
         return avail_width, avail_height + 1
 
     def split(self, avail_width, avail_height):
@@ -197,8 +198,11 @@ class FlushFloats(Flowable):
 
     def draw(self):
         doc, top = self.canv._doctemplate, self.here
-        while top and doc.floats:           # they fit (wrap measured them): each is drawn whole
-            used, _ = doc._place(self.canv, doc.floats.pop(0), top, top, x=0)
+        while top > 0 and doc.floats:
+            used, rest = doc._place(self.canv, doc.floats.pop(0), top, top, x=0)
+            if rest:
+                doc.floats.insert(0, rest)
+                break
             top -= used + FLOAT_GAP
 
 

@@ -19,7 +19,8 @@ FIGURE_MAX_HEIGHT = 0.45        # of the frame's height
 SHRINK_LIMIT = 0.6             # a figure shrinks this far to fill the end of a column rather than move on
 FACE_MAX_HEIGHT = 46 * MM       # a gallery shows cards reduced (a 88 mm card at about half size), never whole
 CAPTION_GAP = 4
-WIDE_WHEN_TALLER = 1.6          # a table of 3+ columns this much taller in a column than across both floats
+WIDE_WHEN_TALLER = 1.6          # a table of 3+ columns this much taller in a column than across both floats…
+WIDE_GAIN = 48                  # …if that saves this many points (a short table stays with its text)
 LIST_INDENT = 16                # points, per nesting level
 NOTE_LEFT, NOTE_RIGHT = 12, 10  # a note's inner margins (the left one clears its 3 pt bar)
 
@@ -209,8 +210,8 @@ class FlowableBuilder:
         if self._depth > 1 or self.wide_width <= width:
             return [table]
         wide = book_table(block, self.styles, self.wide_width)
-        squeezed = (len(block.header) >= 3
-                    and table.wrap(width, 1e6)[1] > WIDE_WHEN_TALLER * wide.wrap(self.wide_width, 1e6)[1])
+        narrow, across = table.wrap(width, 1e6)[1], wide.wrap(self.wide_width, 1e6)[1]
+        squeezed = len(block.header) >= 3 and narrow > WIDE_WHEN_TALLER * across and narrow - across > WIDE_GAIN
         return [WideBlock([wide])] if table.min_width > width + 0.5 or squeezed else [table]
 
     def _note(self, block: md.Note, width: float) -> list[Flowable]:
