@@ -31,7 +31,7 @@ DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes
     "buildit": ("board-voisines-avant", "board-construire-avant", "board-construire-apres", "board-tour-avant", "board-tour-apres",
                 "plan-"),
     "nba": ("court-plan", "markets-plan", "court-setup", "attack", "track-full", "track-hole"),
-    "allstar": ("station-match", "buses-round"),
+    "allstar": ("station-match", "buses-round", "fanzone-lap"),
 }
 
 

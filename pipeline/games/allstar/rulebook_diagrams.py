@@ -1,11 +1,12 @@
 """All-Star Draft's drawn rulebook figures, at print size in a rulebook column (80 mm): the Station de Bus
-during the chapter's three-manager match, and a manager's buses sending his teams to the Arenas. Positions
+during the chapter's three-manager match, a manager's buses sending his teams to the Arenas, and a score
+past one lap of the Fan Zone's track. Positions
 follow the data: the columns from the rules' team size, the tie order from the Tie-Breakers card, the colours
 from the tokens'."""
 
 from __future__ import annotations
 
-from pipeline.games.allstar.components import colours
+from pipeline.games.allstar.components import colours, fan_track, supporter_side
 from pipeline.games.base import FaceSpec
 
 WIDTH = 80.0
@@ -49,5 +50,16 @@ def thierry_buses(rules: dict, round_number: int = 3) -> FaceSpec:
                     size_mm=size)
 
 
+def fanzone_lap(rules: dict) -> FaceSpec:
+    """A score past one lap of the Fan Zone track (its length + 7): the token on space 7, the second on +N."""
+    track, length = fan_track(rules["track_length"]), rules["track_length"]
+    colour = next(c for c in colours() if c["id"] == "blue")
+    size = (4 + track["cols"] * track["cell_w"], 2 + track["rows"] * track["cell_h"] + 1.5 + 9 + 2)
+    context = {"size": list(size), "track": track, "track_length": length, "score": length + 7,
+               "token": supporter_side(track), "hex": colour["hex"], "ink": _ink(colour["hex"])}
+    return FaceSpec("fig-fanzone.yaml", context, None, "fanzone-lap", size_mm=size)
+
+
 def diagram_figures(rules: dict, context: dict) -> dict[str, FaceSpec]:
-    return {"station-match": station_match(rules, context["tiebreak"]), "buses-round": thierry_buses(rules)}
+    return {"station-match": station_match(rules, context["tiebreak"]), "buses-round": thierry_buses(rules),
+            "fanzone-lap": fanzone_lap(rules)}
