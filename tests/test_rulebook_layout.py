@@ -24,6 +24,8 @@ from pipeline.units import MM, PAPERS_MM
 from pipeline.validate import load_records
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow      # six whole books; tests/test_rulebook.py checks the same rules on a small one
+
 GAMES = ("buildit", "allstar", "nba")
 OLD_PAGES = {"buildit": 33, "allstar": 19, "nba": 32}       # one column, a page per chapter (main bf57372)
 MAX_LINE = 80               # characters on one line of a column
