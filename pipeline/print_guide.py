@@ -41,6 +41,11 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+def is_cards(entry: dict) -> bool:
+    """A card-kind file: a deck, a pooled deck or a pooled token sheet ('cards-tokens')."""
+    return entry.get("kind", "").split("-")[0] == "cards"
+
+
 class PaperPrint:
     """One paper's home files in the standard ink mode: the paper bill's rows, each with its build entry."""
 
@@ -68,7 +73,7 @@ class PaperPrint:
 
     def token_share(self, entry: dict) -> str:
         """'all', 'some' or 'none' of a card-kind file's pieces are tokens (smaller than TOKEN_SIDE_MM)."""
-        if entry.get("kind") != "cards":
+        if not is_cards(entry):
             return "none"
         sizes = [c["size_mm"] for c in self.members(entry) if c.get("size_mm")] or [entry.get("size_mm") or [99]]
         small = [min(size_mm) < TOKEN_SIDE_MM for size_mm in sizes]
@@ -82,7 +87,7 @@ class PaperPrint:
         return self.guide.optional_reason(PurePosixPath(row["path"]).stem)
 
     def duplex(self) -> bool:
-        return any(e.get("backs_mode") == "duplex" for e in self.entries if e.get("kind") == "cards")
+        return any(e.get("backs_mode") == "duplex" for e in self.entries)
 
     def calibration_sheet(self) -> str | None:
         return next((p for p in self.data.get("calibration", []) if p.endswith(f"pnp-{self.paper}.pdf")), None)
@@ -99,7 +104,7 @@ def _title(pp: PaperPrint, entry: dict) -> str:
 def _contents(pp: PaperPrint, entry: dict) -> str:
     title = _title(pp, entry)
     kind = entry.get("kind", "")
-    if kind == "cards" and entry.get("cards"):
+    if is_cards(entry) and entry.get("cards"):
         word = {"all": "jeton", "some": "élément", "none": "carte"}[pp.token_share(entry)]
         return f"{title} ({plural(entry['cards'], word)})"
     if kind == "board" and entry.get("tiles"):
@@ -108,6 +113,8 @@ def _contents(pp: PaperPrint, entry: dict) -> str:
         return f"{title} ({entry.get('nets', '')} patrons de dés)"
     if kind == "dice-stickers":
         return f"{title} ({entry.get('stickers', '')} autocollants)"
+    if entry.get("up", 1) > 1:
+        return f"{title} ({entry['up']} par feuille)"
     return title
 
 
@@ -115,9 +122,9 @@ def _sides(entry: dict) -> str:
     kind, backs = entry.get("kind", ""), entry.get("backs_mode")
     if kind == "rulebook":
         sides = "recto verso (ou recto seul)"
-    elif kind == "cards" and backs == "duplex":
+    elif backs == "duplex":
         sides = "recto verso, bord long"
-    elif kind == "cards" and (backs == "foldover" or entry.get("fold_pairs")):
+    elif is_cards(entry) and (backs == "foldover" or entry.get("fold_pairs")):
         sides = "recto seul, à plier"
     else:
         sides = "recto seul"
@@ -316,7 +323,11 @@ def _card_step(pp: PaperPrint, cards: list[dict]) -> str:
 def _token_step(pp: PaperPrint, tokens: list[dict]) -> str:
     text = (f"**Jetons et pions** ({_titles(pp, tokens)}) ensuite, les plus petits : coupez la feuille en bandes, "
             "puis chaque bande en carrés, au cutter et à la règle métallique.")
-    if any(e.get("backs_mode") == "foldover" or e.get("fold_pairs") for e in tokens):
+    if any(e.get("fold_pairs") for e in tokens):
+        text += (" Un jeton à deux faces est imprimé à côté de son dos : découpez la paire d'un seul tenant, pliez-la "
+                 "sur sa ligne pointillée (les petits triangles gris la montrent) et collez les deux moitiés "
+                 "l'une contre l'autre ; le dos tombe juste derrière sa face, quelle que soit l'imprimante.")
+    if any(e.get("backs_mode") == "foldover" for e in tokens):
         text += (" Une feuille à plier se plie sur sa ligne de pli et se colle, toute la surface, avant d'être "
                  "découpée : recto et verso restent alignés.")
     if any(e.get("backs_mode") == "duplex" for e in tokens):
@@ -340,7 +351,7 @@ def assembly(pp: PaperPrint) -> list[str]:
     """Boards first (their glue dries meanwhile), then cards, tokens (the smallest), dice, pages, rules."""
     entries, steps = pp.entries, []
     boards = [e for e in entries if e.get("kind") == "board"]
-    cards = [e for e in entries if e.get("kind") == "cards" and not pp.is_token(e)]
+    cards = [e for e in entries if is_cards(e) and not pp.is_token(e)]
     tokens = [e for e in entries if pp.is_token(e)]
     pages = [e for e in entries if e.get("kind") == "pages"]
     if boards:
@@ -350,8 +361,12 @@ def assembly(pp: PaperPrint) -> list[str]:
     if tokens:
         steps.append(_token_step(pp, tokens))
     steps += [_dice_step(pp, e) for e in entries if e.get("kind") in DICE_FILES]
-    if pages:
-        steps.append(f"**{_titles(pp, pages)}** : rien à couper. Gardez un original de chaque feuille à remplir "
+    halves = [e for e in pages if e.get("up", 1) > 1]
+    if halves:
+        steps.append(f"**{_titles(pp, halves)}** : {halves[0]['up']} exemplaires par feuille, coupez-la en deux.")
+    whole = [e for e in pages if e.get("up", 1) == 1]
+    if whole:
+        steps.append(f"**{_titles(pp, whole)}** : rien à couper. Gardez un original de chaque feuille à remplir "
                      "pour la photocopier.")
     if any(e.get("kind") == "rulebook" for e in entries):
         steps.append("**Règles** : agrafez-les ou rangez-les dans un classeur.")

@@ -43,8 +43,10 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
     data["guides"] = [{"paper": paper, "path": str((out / guide_name(paper)).relative_to(config.root)),
                        "sha256": atomic_write(out / guide_name(paper), guide_markdown(data, paper, guide).encode())}
                       for paper in data["paper_bill"]]
+    markdown = out / "report.md"                           # first, so that report.json lists it with its sha256
+    data["report_md"] = {"path": str(markdown.relative_to(config.root)),
+                         "sha256": atomic_write(markdown, _markdown(data, guide).encode())}
     atomic_write(out / "report.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
-    atomic_write(out / "report.md", _markdown(data, guide).encode())
 
 
 def _play_summary(result) -> list[str]:

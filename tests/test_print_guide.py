@@ -55,6 +55,9 @@ def test_a_guide_per_paper_is_written_and_listed_with_its_sha256(built):
         path = built.parent.parent / guide["path"]
         assert path.name == f"guide-{guide['paper']}.md"
         assert hashlib.sha256(path.read_bytes()).hexdigest() == guide["sha256"]
+    report_md = data["report_md"]
+    assert report_md["path"] == f"output/{data['game']}/report.md"
+    assert hashlib.sha256((built / "report.md").read_bytes()).hexdigest() == report_md["sha256"]
 
 
 def test_the_guides_and_the_report_are_french(built):
@@ -232,3 +235,25 @@ def test_a_fold_over_token_sheet_is_folded_and_glued_before_it_is_cut():
     assert "Jetons \\| ronds (40 jetons)" in text                 # a '|' in a title stays in its cell
     assert "rien à calibrer" in _section(text, 4)                  # no duplex file, no calibration
     assert "Aucune carte de ce jeu ne se met en manchon" in _section(text, 2)
+
+
+def test_pooled_fold_over_tokens_and_two_up_aids_say_how_to_cut_them():
+    from pipeline.guide_data import GameGuide
+
+    data = _tiny_report()
+    tokens = data["outputs"][0]
+    tokens.update(kind="cards-tokens", backs_mode="none", fold_pairs=12, members=["tokens"], title="Jetons")
+    aid = {"path": "output/g/pnp-a4/aid.pdf", "format": "pnp", "paper": "a4", "kind": "pages", "pages": 2, "up": 2,
+           "backs_mode": "duplex", "component": "aid", "title": "Aide", "copies": 1}
+    data["outputs"].append(aid)
+    data["paper_bill"]["a4"]["rows"].append({"component": "aid", "path": aid["path"], "kind": "pages",
+                                             "ink_saver": False, "double_sided": 1, "single_sided": 2,
+                                             "ink_pages_5pc": 1.0})
+    data["paper_bill"]["a4"]["totals"]["standard"].update(double_sided=2, single_sided=3)
+    text = guide_markdown(data, "a4", GameGuide())
+    assert "| Jetons \\| ronds (40 jetons) | [pnp-a4/tokens.pdf](pnp-a4/tokens.pdf) | 1 | recto seul, à plier |" in text
+    assert "| Aide (2 par feuille) | [pnp-a4/aid.pdf](pnp-a4/aid.pdf) | 2 | recto verso, bord long | papier 80 g | 1 |" \
+        in text
+    steps = _section(text, 5)
+    assert "pliez-la sur sa ligne pointillée" in steps and "**Aide** : 2 exemplaires par feuille" in steps
+    assert "**En tout : 2 feuilles A4**" in text and "calibrer" in text and "pnp-a4.pdf" not in _section(text, 4)
