@@ -212,7 +212,8 @@ def every_face(parts: dict) -> list[tuple[str, object]]:
 SIZES = {"player.yaml": (63.5, 88.9, 3, 3), "tactic.yaml": (63.5, 88.9, 3, 3), "fatigue.yaml": (63.5, 88.9, 3, 3),
          "back.yaml": (63.5, 88.9, 3, 3), "court.yaml": (None, None, 3, 3), "markets.yaml": (None, None, 3, 3),
          "aid-front.yaml": (148, 210, 0, 4), "aid-back.yaml": (148, 210, 0, 4), "score-sheet.yaml": (190, 254, 0, 0)}
-OTHER_HELPERS = ("die-face", "dice-reference")     # the dice templates are drawn and tested elsewhere
+OTHER_HELPERS = ("die-face", "dice-reference",     # the dice templates are drawn and tested elsewhere,
+                 "fig-")                            # the rulebook's diagrams in test_rulebook_diagrams.py
 VARIANTS = ({}, {"track_slots": 5, "market_slots": 4, "offence_slots": 2, "defence_slots": 4, "length": "epic",
                  "overtime_max": 1, "dice_cap_scope": "per_tactic", "keep_mode": "exactly",
                  "negative_score": "allow_negative", "end_rule": "market_empty_literal"})
