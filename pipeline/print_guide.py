@@ -165,9 +165,11 @@ def sheet_totals(pp: PaperPrint) -> list[str]:
     total = pp.bill.get("totals", {}).get("standard")
     if not total:
         return []
-    lines = [f"**En tout : {plural(total['double_sided'], 'feuille')} {paper_name(pp.paper)}** en recto verso "
-             f"({total['single_sided']} avec une imprimante qui n'imprime que le recto : les versos sur des feuilles "
-             f"à part, collées dos à dos). Par papier :", ""]
+    stated = f"**En tout : {plural(total['double_sided'], 'feuille')} {paper_name(pp.paper)}**"
+    if total["single_sided"] != total["double_sided"]:
+        stated += (f" si votre imprimante imprime en recto verso ; {total['single_sided']} sinon (les versos sur "
+                   f"des feuilles à part, collées dos à dos)")
+    lines = [stated + ". Par papier :", ""]
     for key, stock in stock_subtotals(pp).items():
         lines.append(f"- {STOCKS[key]} : **{plural(stock['double'], 'feuille')}**"
                      + (f" ({stock['single']} en recto seul)" if stock["single"] != stock["double"] else "")
@@ -311,9 +313,12 @@ def _board_step(pp: PaperPrint, boards: list[dict]) -> str:
 
 def _card_step(pp: PaperPrint, cards: list[dict]) -> str:
     shared = any(e.get("bleed_mode") == "shared-cut" for e in cards)
-    text = f"**Cartes** ({_titles(pp, cards)}) : " + (
-        "coupez d'abord les longs traits qui traversent toute la feuille, puis les courts ; les cartes se "
-        "touchent, un trait en sépare deux." if shared else "coupez chaque carte sur ses traits.")
+    text = f"**Cartes** ({_titles(pp, cards)}) : "
+    if any(e.get("backs_mode") == "foldover" for e in cards):
+        text += ("pliez d'abord chaque feuille sur sa ligne de pli, collez-la sur toute sa surface et laissez-la "
+                 "sécher sous un livre (recto et verso restent alignés) ; ensuite ")
+    text += ("coupez les longs traits qui traversent toute la feuille, puis les courts ; les cartes se touchent, "
+             "un trait en sépare deux." if shared else "coupez chaque carte sur ses traits.")
     if any(e.get("backs_mode") == "duplex" for e in cards):
         text += (" Avant de couper une feuille recto verso, regardez-la à contre-jour : un verso décalé de plus "
                  "d'un millimètre demande un calibrage (section 4).")
