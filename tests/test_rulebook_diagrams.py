@@ -15,7 +15,7 @@ from pipeline.errors import Report
 from pipeline.games import load_game
 from pipeline.games.base import RulebookSpec
 from pipeline.games.buildit.engine.geometry import groups, matches, parse_plan
-from pipeline.games.buildit.rulebook_diagrams import BOARD_EXAMPLES, MARGIN_MM, PLOT_MM, plot_xy
+from pipeline.games.buildit.rulebook.diagrams import BOARD_EXAMPLES, MARGIN_MM, PLOT_MM, plot_xy
 from pipeline.printing import PrintOptions
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
@@ -229,7 +229,7 @@ def test_the_attack_diagram_adds_up(books):
 
 def test_the_board_window_follows_the_board_size(tmp_path):
     """A board example that no longer fits the board is refused with its name, not drawn off the grid."""
-    from pipeline.games.buildit.rulebook_diagrams import board_figures
+    from pipeline.games.buildit.rulebook.diagrams import board_figures
     from pipeline.games.base import CardDeck
     with pytest.raises(ValueError, match="off the 4 × 4 board"):
         board_figures(CardDeck("pawns", "Pions", (), None), 4)

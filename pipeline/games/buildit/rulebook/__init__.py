@@ -8,7 +8,7 @@ from dataclasses import replace
 from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.buildit.checks import gold_distribution
 from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models, parameters
-from pipeline.games.buildit.rulebook_diagrams import board_context, board_figures, plan_figures
+from pipeline.games.buildit.rulebook.diagrams import board_context, board_figures, plan_figures
 
 DECK_FIGURES = {"cities": "city", "contracts": "contract", "normal": "normal"}
 SHOWN = ("board", "calendar", "pawns", "coins", "aids", "score-sheet")      # the other components it shows
@@ -60,7 +60,7 @@ def rulebook_context(records: Records, rules: dict) -> dict:
 
 def rulebook_figures(records: Records, rules: dict, decks: list[CardDeck], others: list) -> dict[str, FaceSpec]:
     """Figure name -> face: card-<kind>-<row id>, back-<kind>, board, calendar, pawn-<colour>-<state>,
-    coin-1, coin-5, aid, score-sheet (the drawn diagrams, board-* and plan-*, are rulebook_diagrams')."""
+    coin-1, coin-5, aid, score-sheet (the drawn diagrams, board-* and plan-*, are diagrams.py's)."""
     figures: dict[str, FaceSpec] = {}
     for deck in decks:
         kind = DECK_FIGURES[deck.id]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.games.allstar.components import (COLOURS, MEDALS, arena_context, colours, icon_list, parameters,
                                                playoff_table, tiebreak_context)
-from pipeline.games.allstar.rulebook_diagrams import diagram_figures
+from pipeline.games.allstar.rulebook.diagrams import diagram_figures
 from pipeline.games.base import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 
 COLOUR_WORDS = {"yellow": "jaune", "blue": "bleu", "red": "rouge", "green": "vert", "orange": "orange",
