@@ -28,7 +28,7 @@ from tests.conftest import ROOT
 
 MIN_PT = 6.0
 DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes)
-    "buildit": ("board-voisines-avant", "board-construire-avant", "board-construire-apres", "board-tour-avant", "board-tour-apres",
+    "buildit": ("board-plateau", "board-voisines-avant", "board-construire-avant", "board-construire-apres", "board-tour-avant", "board-tour-apres",
                 "plan-"),
     "nba": ("court-plan", "markets-plan", "court-setup", "attack", "track-full", "track-hole"),
     "allstar": ("station-match", "buses-round", "fanzone-lap"),

@@ -8,6 +8,7 @@ from pipeline.games.base import CardDeck, FaceSpec, Records
 
 PLOT_MM = 12.0          # a window's plot: the pawn drawn 10 mm wide (a column of the rulebook is ~80 mm)
 MARGIN_MM = 5.5         # the border with the coordinates
+PLATEAU_MM = 46.0       # the whole board's side: a rulebook figure row this tall is drawn at print size
 YELLOW_INK = "#8A6400"  # pawn.yaml's darker ink for yellow (text in the colour stays readable on white)
 MOMENTS = ("avant", "apres")
 
@@ -61,7 +62,8 @@ def board_context() -> dict:
 
 
 def board_figures(pawn_deck: CardDeck, board_size: int) -> dict[str, FaceSpec]:
-    """board-<example>-<moment> -> a window of the board with the pawns as the pawn deck prints them."""
+    """board-<example>-<moment> -> a window of the board with the pawns as the pawn deck prints them; and
+    board-plateau, the whole board (rules.board_size plots a side) in PLATEAU_MM."""
     pawns = {f"{f.context['colour']}-{f.context['state']}": f.context for f in pawn_deck.fronts}
     figures = {}
     for example, spec in BOARD_EXAMPLES.items():
@@ -88,6 +90,12 @@ def board_figures(pawn_deck: CardDeck, board_size: int) -> dict[str, FaceSpec]:
             size = (2 * MARGIN_MM + len(columns) * PLOT_MM, 2 * MARGIN_MM + len(rows) * PLOT_MM)
             name = f"board-{example}-{moment}"
             figures[name] = FaceSpec("fig-board.yaml", context, None, name, size_mm=size)
+    plot = min(PLOT_MM, (PLATEAU_MM - 2 * MARGIN_MM) / board_size)   # the whole board, its coordinates at 9 pt
+    letters = [chr(ord("a") + c) for c in range(board_size)]
+    context = {"columns": letters, "rows": list(range(1, board_size + 1)), "origin": [0, 0], "pawns": [],
+               "marks": [], "plot": plot, "margin": MARGIN_MM}
+    side = 2 * MARGIN_MM + board_size * plot
+    figures["board-plateau"] = FaceSpec("fig-board.yaml", context, None, "board-plateau", size_mm=(side, side))
     return figures
 
 
