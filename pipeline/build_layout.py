@@ -5,6 +5,7 @@ pipeline/kinds/."""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,12 +20,14 @@ from pipeline.units import PRINT_BLEED_MM
 @dataclass
 class Laid:
     """A component with its faces laid out (in the shape its kind's lay_out gives) for one ink variant, and
-    its kind's plans by paper."""
+    its kind's plans by paper. `pool` is every Laid of the same game and ink variant, in order (the same
+    list object for all of them): what pooled home sheets (pipeline/kinds/pooled.py) put together."""
 
     component: Component
     ink: bool
     faces: Any
     plans: dict = field(default_factory=dict)
+    pool: list = field(default_factory=list, repr=False, compare=False)
 
     @property
     def missing_art(self) -> set[str]:
@@ -36,12 +39,19 @@ def has_ink_variant(component: Component) -> bool:
     return kind_of(component).INK_VARIANT
 
 
+# One renderer lays out one game in one ink variant (pipeline/build.py): its components' Laid, in order.
+_POOLS: "weakref.WeakKeyDictionary[Any, list[Laid]]" = weakref.WeakKeyDictionary()
+
+
 def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress) -> Laid:
     repeats: dict[tuple, list] = {}
     faces = kind_of(component).lay_out(component, lambda face: _layout_one(renderer, face, repeats), progress, ink,
                                        report)
     report.extend(_collapse(repeats))
-    return Laid(component, ink, faces)
+    pool = _POOLS.setdefault(renderer, [])
+    laid = Laid(component, ink, faces, pool=pool)
+    pool.append(laid)
+    return laid
 
 
 def plan(game, laid: Laid, config: BuildConfig, report: Report) -> None:

@@ -57,6 +57,8 @@ def sheets(entry: dict) -> tuple[int, int]:
     kind = entry.get("kind", "cards")
     if kind == "cards" and entry.get("backs_mode") == "duplex":
         double = entry.get("sheets", math.ceil(pages / 2))
+    elif kind == "pages" and entry.get("backs_mode") == "duplex":      # a 2-up aid, recto verso
+        double = math.ceil(pages / 2)
     elif kind == "rulebook":
         double = math.ceil(pages / 2)
     else:
@@ -66,7 +68,12 @@ def sheets(entry: dict) -> tuple[int, int]:
 
 def paper_bill(outputs: list[dict], root: Path) -> dict:
     """Per paper: a row per home-print file and the totals of a full print, with the standard files and
-    with the ink-saver files in their place wherever they were built."""
+    with the ink-saver files in their place wherever they were built.
+
+    Pooled sheets (pipeline/kinds/pooled.py) take their members' place: a member's own file is listed
+    under `per_component` with the pooled file it is in, and is not counted in the totals."""
+    pooled_in = {(e["paper"], bool(e.get("ink_saver")), member): e["path"] for e in outputs
+                 if e.get("format") == "pnp" and e.get("pooled") for member in e.get("members", ())}
     bill: dict = {}
     for entry in outputs:
         if entry.get("format") != "pnp":
@@ -76,12 +83,26 @@ def paper_bill(outputs: list[dict], root: Path) -> dict:
         row = {"component": entry["component"], "path": entry["path"], "kind": entry.get("kind", "cards"),
                "ink_saver": bool(entry.get("ink_saver")), "double_sided": double, "single_sided": single,
                "ink_pages_5pc": round(ink, 1)}
-        bill.setdefault(entry["paper"], {"rows": []})["rows"].append(row)
+        paper = bill.setdefault(entry["paper"], {"rows": [], "per_component": []})
+        pool = pooled_in.get((entry["paper"], row["ink_saver"], entry["component"]))
+        if pool:
+            paper["per_component"].append({**row, "pooled_in": pool})
+        else:
+            paper["rows"].append(row)
     for paper in bill.values():
+        paper["saved_by_pooling"] = _saving(paper)
         paper["totals"] = {"standard": _total(paper["rows"], ink_saver=False)}
         if any(r["ink_saver"] for r in paper["rows"]):
             paper["totals"]["ink_saver"] = _total(paper["rows"], ink_saver=True)
     return bill
+
+
+def _saving(paper: dict) -> dict:
+    """Double-sided sheets the standard pooled files save against their members' own files."""
+    alone = sum(r["double_sided"] for r in paper["per_component"] if not r["ink_saver"])
+    pooled = {r["pooled_in"] for r in paper["per_component"] if not r["ink_saver"]}
+    together = sum(r["double_sided"] for r in paper["rows"] if r["path"] in pooled)
+    return {"members_alone": alone, "pooled": together, "saved": alone - together}
 
 
 def _total(rows: list[dict], ink_saver: bool) -> dict:
@@ -109,4 +130,10 @@ def bill_markdown(bill: dict) -> list[str]:
         for variant, total in data["totals"].items():
             lines.append(f"| {names[variant]} | **{total['double_sided']}** | **{total['single_sided']}** | "
                          f"**{total['ink_pages_5pc']:g}** |")
+        saving = data.get("saved_by_pooling", {})
+        if saving.get("saved"):
+            alone = sorted({Path(r["path"]).name for r in data["per_component"] if not r["ink_saver"]})
+            lines += ["", f"Pooled sheets take {saving['pooled']} sheets where their components' own files "
+                      f"({', '.join(alone)}) take {saving['members_alone']}: {saving['saved']} saved. The "
+                      "own files stay, to reprint one component."]
     return lines

@@ -24,7 +24,7 @@ def pdfcheck(path: Path, *args: str) -> dict:
 def pdfcheck_args(entry: dict, sizes: dict) -> list[str]:
     """What pdfcheck should expect of one output, from the build report's entry."""
     single = ["--duplex", "off"]
-    size = "x".join(f"{v:g}" for v in sizes.get(entry["component"]) or ())
+    size = "x".join(f"{v:g}" for v in entry.get("size_mm") or sizes.get(entry["component"]) or ())
     if entry["format"] == "print":            # one face a page, with the print shops' 3 mm bleed
         return single + ["--expect-card", size, "--bleed", "3"]
     if entry["kind"] == "cards":

@@ -123,23 +123,28 @@ def _edge_distance(rect, paper) -> float:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_poker_prints_9_a_page_3x3_with_shared_cuts_on_both_papers(tmp_path, paper):
-    """The print-and-play norm: three poker cards are 190.5 mm wide, which A4 (210) and Letter (215.9)
-    hold once cards may come to 5 mm of the edge; three rows are 266.7 mm of Letter's 279.4."""
+def test_poker_prints_9_a_page_on_a4_and_8_on_letter_with_5_mm_marks(tmp_path, paper):
+    """The print-and-play norm: three poker cards are 190.5 mm wide and three rows 266.7 mm high, which A4
+    holds with 5 mm crop marks; Letter's 279.4 would leave 6.35 mm above and below, too little for a 5 mm
+    mark 3 mm from the edge, so Letter takes 2 × 4 turned cards, its header in the side margins."""
     path, info = write(tmp_path, paper, *deck(9), paper=paper)
-    assert (info["cards_per_page"], info["grid"], info["rotated"]) == (9, (3, 3), False)
-    assert info["bleed_mode"] == "shared-cut" and info["pages"] == 2
-    assert info["side_bands"] is (paper == "letter")      # Letter's header goes in its 12.7 mm side margins
+    expected = (9, (3, 3), False) if paper == "a4" else (8, (2, 4), True)
+    assert (info["cards_per_page"], info["grid"], info["rotated"]) == expected
+    assert info["bleed_mode"] == "shared-cut" and info["pages"] == (2 if paper == "a4" else 4)
+    assert info["side_bands"] is (paper == "letter")
+    assert min(info["mark_length_mm"]) >= 5.0
     with pdfplumber.open(path) as pdf:
         cards = cards_on(pdf.pages[0])
-    assert len(cards) == 9 and all(c.size == POKER for c in cards)
+    assert len(cards) == expected[0]
     xs = sorted({round(v, 2) for c in cards for v in (c.trim[0], c.trim[2])})
     ys = sorted({round(v, 2) for c in cards for v in (c.trim[1], c.trim[3])})
-    assert len(xs) == 4 and len(ys) == 4                     # shared cut lines: 4 cuts each way
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([63.5] * 3, abs=0.01)
-    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([88.9] * 3, abs=0.01)
+    cols, rows = expected[1]
+    cw, ch = (88.9, 63.5) if expected[2] else POKER
+    assert len(xs) == cols + 1 and len(ys) == rows + 1       # shared cut lines
+    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([cw] * cols, abs=0.01)
+    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([ch] * rows, abs=0.01)
     pw, _ = PAPERS_MM[paper]
-    assert xs[0] == pytest.approx((pw - 190.5) / 2, abs=0.01)  # centred across, for the duplex mirror
+    assert xs[0] == pytest.approx((pw - cols * cw) / 2, abs=0.01)  # centred across, for the duplex mirror
     assert min(_edge_distance(c.trim, paper) for c in cards) >= CARD_EDGE
 
 
@@ -150,9 +155,10 @@ def test_landscape_poker_cards_turn_to_print_9_a_page(tmp_path):
 
 
 # the README's table "Cards per page": measured here from written sheets
-CARDS_PER_PAGE = [((63.5, 88.9), 9, 9), ((63.0, 88.0), 9, 9), ((57.15, 88.9), 9, 9), ((44.0, 68.0), 16, 12),
-                  ((41.0, 63.0), 18, 18), ((59.0, 92.0), 9, 8), ((88.0, 126.0), 4, 4), ((70.0, 70.0), 8, 6),
-                  ((18.0, 18.0), 165, 154), ((36.0, 18.0), 77, 77)]
+# with 5 mm crop marks (what a steel rule lines up on), Letter's 12.7 mm for three poker rows is too little
+CARDS_PER_PAGE = [((63.5, 88.9), 9, 8), ((63.0, 88.0), 9, 8), ((57.15, 88.9), 9, 8), ((44.0, 68.0), 16, 12),
+                  ((41.0, 63.0), 18, 18), ((59.0, 92.0), 9, 8), ((88.0, 126.0), 4, 4), ((70.0, 70.0), 6, 6),
+                  ((18.0, 18.0), 150, 140), ((36.0, 18.0), 75, 70)]
 
 
 @pytest.mark.parametrize("card,a4,letter", CARDS_PER_PAGE)
@@ -247,7 +253,7 @@ def test_duplex_backs_mirror_fronts_about_the_vertical_centre(tmp_path, paper, o
     fronts, backs = deck(9, width=mm(card[0]), height=mm(card[1]))
     path, info = write(tmp_path, "duplex", fronts, backs, paper=paper, back_offset_mm=offset)
     page_fronts, page_backs, width, front_chars, back_chars = _front_back_pairs(path, 0, 1, card)
-    assert len(page_backs) == len(page_fronts) == 9
+    assert len(page_backs) == len(page_fronts) == min(9, info["cards_per_page"])
     by_colour = {f.colour: i for i, f in enumerate(fronts)}
     for placed in page_fronts:
         i = by_colour[placed.colour]

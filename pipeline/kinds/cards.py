@@ -8,6 +8,7 @@ import io
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games.base import CardDeck
+from pipeline.kinds import pooled
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
 from pipeline.printing import PrintOptions
 
@@ -77,6 +78,8 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
             progress.advance()
     if not laid.ink and {"print", "png"} & set(config.formats):
         written.extend(_print_and_png(game, laid, config, progress))
+    if pooled.is_writer(laid):
+        written.extend(pooled.write(game, laid, config, progress))
     return written
 
 
@@ -117,4 +120,9 @@ def describe(spec: CardDeck) -> dict:
 def how_to_print(entry: dict) -> str:
     sided = {"duplex": "double-sided, flip on the long edge", "foldover": "single-sided, fold along the line",
              "none": "single-sided"}.get(entry.get("backs_mode", "none"), "")
-    return f"{paper_line(entry)}, {sided}; cut along the marks"
+    line = f"{paper_line(entry)}, {sided}; cut along the marks"
+    if entry.get("fold_pairs"):
+        line += "; fold each two-sided token on its dashed line and glue"
+    if entry.get("pooled"):
+        line += f" (all of {', '.join(entry['members'])} on shared sheets: print this rather than their own files)"
+    return line

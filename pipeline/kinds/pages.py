@@ -3,6 +3,8 @@ when it fits only that way; no crop marks."""
 
 from __future__ import annotations
 
+import math
+
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games.base import PageSpec
@@ -42,11 +44,23 @@ def plan(game, spec: PageSpec, faces, config: BuildConfig, report: Report) -> di
 
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
-    from pipeline.render.pages import write_pages
+    """One page per face and copy; a page needed twice or more that fits 2-up (an A5 aid) prints two
+    copies a sheet, its two faces recto verso (pipeline/render/pages.py)."""
+    from pipeline.render.pages import two_up_scale, write_pages, write_two_up
 
     spec = laid.component
-    return per_paper(game, spec, config, progress, NAME, lambda buffer, paper: write_pages(
-        buffer, laid.faces, PrintOptions(paper=paper, game_title=game.title, component_title=spec.title)))
+
+    def one(buffer, paper):
+        options = PrintOptions(paper=paper, game_title=game.title, component_title=spec.title)
+        scale = two_up_scale(spec.size_mm, paper) if spec.copies >= 2 and len(laid.faces) <= 2 else None
+        if scale is None:
+            return write_pages(buffer, laid.faces, options)
+        return {**write_two_up(buffer, laid.faces, options, scale), "sheet_copies": math.ceil(spec.copies / 2)}
+
+    written = per_paper(game, spec, config, progress, NAME, one)
+    for entry in written:        # the writer's copies (sheets of two) stand for the spec's
+        entry["copies"] = entry.pop("sheet_copies", entry["copies"])
+    return written
 
 
 def describe(spec: PageSpec) -> dict:
@@ -55,4 +69,7 @@ def describe(spec: PageSpec) -> dict:
 
 
 def how_to_print(entry: dict) -> str:
+    if entry.get("up") == 2:
+        sided = "double-sided, flip on the long edge" if entry.get("backs_mode") == "duplex" else "single-sided"
+        return f"{paper_line(entry)}, {sided}; two copies a sheet: cut it in half"
     return f"{paper_line(entry)}, single-sided; nothing to cut (print one per game or photocopy)"

@@ -22,7 +22,8 @@ MARK_WIDTH = 0.3                   # points: thin enough to cut through, thick e
 BAR_MM = 50.0
 BAR_LABEL_GAP_MM = 2.0
 CALIBRATION_LABEL = "50 mm — imprimer à 100 % (taille réelle)"
-FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",)}
+FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",),
+                "tokens": ("recto seul ; jeton recto verso : plier sur le pointillé, coller",)}
 FOLD_LABEL = "plier ici"
 
 

@@ -5,12 +5,12 @@ Letter, under the print-and-play norm (shared/DESIGN.md, "Print conventions"):
 
 - home printers clip a band of 3–5 mm at the paper edge, so no card comes closer than CARD_EDGE (5 mm)
   and no crop mark, header or footer closer than MARK_EDGE (3 mm);
-- crop marks are thin lines outside the cards, up to 5 mm long, shortened (not below 2 mm) where the
-  margin is tight, on each axis on its own;
+- crop marks are thin lines outside the cards, 5 mm long (what a steel rule lines up on): a layout whose
+  margins leave less is refused, so US Letter takes 8 poker cards (2 × 4, turned), not 9;
 - the header and the footer (the 50 mm calibration bar) go where the room is: above and below the cards,
   or as vertical bands in the side margins when the top and bottom are tight (poker cards on Letter).
 
-Poker cards then print 9 a page (3 × 3) on both papers with shared cut lines. The planner tries every
+Poker cards then print 9 a page (3 × 3) on A4 and 8 (2 × 4, turned) on Letter, with shared cut lines. The planner tries every
 combination of card orientation, cut style, band placement and band distance from the edge, and keeps
 the one with the most cards (ties: bleed gutters, then upright cards, then bands farther from the edge,
 then longer marks, then bands above and below).
@@ -30,12 +30,12 @@ BAND_EDGES = (5.0, 4.0, 3.0)  # where the header and footer may sit from the edg
 PAGE_MARGIN = 10.0            # write-on pages, board tiles and dice sheets: nothing closer than this
 MARK_GAP = 1.0                # a crop mark starts this far from the trim (from the bleed, outside a bleed block)
 MARK_MAX = 5.0                # crop marks are 5 mm long where the margin allows
-MARK_MIN = 2.0                # and never shorter: a layout that leaves less room is refused
+MARK_MIN = 5.0                # and never shorter: a layout that leaves less room is refused
 MARK_LENGTHS = (3.0, 2.0)     # board tiles' mark lengths, preferred first
 BAND_GAP = 1.5                # air between the crop marks and the header/footer bands
 LINE = 3.5                    # one 7 pt line of text (Lato ascent + descent is about 3 mm)
 FOOTER_SPACING = 5.0          # between the footer's items when they share one line
-FOLD_CLEAR = 3.0              # room for the fold line and its label between the two halves' mark offsets
+FOLD_CLEAR = MARK_MAX         # the marks crossing the fold gap: one full-length mark, with the fold line and its label
 EPS = 1e-6                    # floating-point slack when counting what fits
 
 
@@ -356,9 +356,10 @@ def _outer_marks(plan: SheetPlan, rects: list[Rect]) -> list[Segment]:
 
 def _gutter_marks(plan: SheetPlan, rects: list[Rect]) -> list[Segment]:
     """Each corner's edges extended into the gutter, where the gutter lies inside the block (the outer
-    sides already have their marks). Half a gutter at most, so neighbours' marks do not overlap."""
+    sides already have their marks). Half a gutter at most, so neighbours' marks do not overlap; none when
+    that is under MARK_MIN (the outer marks already run along every cut line)."""
     length = min(plan.mark_len, plan.gutter / 2 - MARK_GAP)
-    if length < 1.0:
+    if length < MARK_MIN - EPS:
         return []
     left = min(r.x0 for r in rects) + EPS
     right = max(r.x1 for r in rects) - EPS

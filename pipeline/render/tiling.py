@@ -276,10 +276,11 @@ def _draw_tile(canvas, fonts: FontSet, plan: TilePlan, options: PrintOptions, co
         canvas.doForm("Board")
         canvas.restoreState()
         for seam in plan.seams(col, row):
+            turn = 90 if plan.rotated else 0
             if seam.cut:
-                _cut_line(canvas, fonts, seam, win)
+                _cut_line(canvas, fonts, seam, win, turn)
             else:
-                _glue_zone(canvas, fonts, seam)
+                _glue_zone(canvas, fonts, seam, turn)
             for x, y in seam.targets:
                 _target(canvas, x, y, min(TARGET_ARM, plan.overlap / 2 - plan.allowance))
         draw_marks(canvas, plan.marks(col, row))
@@ -296,8 +297,13 @@ def _draw_tile(canvas, fonts: FontSet, plan: TilePlan, options: PrintOptions, co
 
 
 def _label(canvas, fonts: FontSet, text: str, x: float, y: float, angle: float, halo: bool = False,
-           size: float = TEXT_SIZE, bold: bool = False, grey: float = 0.0) -> None:
-    """`text` centred on (x, y) mm, turned by `angle`; on a white box when `halo`."""
+           size: float = TEXT_SIZE, bold: bool = False, grey: float = 0.0, frame_turn: float = 0) -> None:
+    """`text` centred on (x, y) mm, turned by `angle`; on a white box when `halo`. `frame_turn`: how far the
+    local frame is itself turned on the page (a board turned 90°). A label that would then read downwards
+    or upside down on the page (page angle in ]90°, 270°]) is turned half a turn more: it stays centred on
+    the same point and on the same line, and reads left to right or bottom to top."""
+    if 90 < (angle + frame_turn) % 360 <= 270:
+        angle += 180
     font = fonts.bold("body") if bold else fonts.name("body")
     width = stringWidth(text, font, size)
     ascent, descent = fonts.ascent("body") * size, fonts.descent("body") * size
@@ -321,7 +327,7 @@ def _pen(canvas, grey: float, width: float, dash=()) -> None:
     canvas.setDash(list(dash))
 
 
-def _cut_line(canvas, fonts: FontSet, seam: Seam, win: Rect) -> None:
+def _cut_line(canvas, fonts: FontSet, seam: Seam, win: Rect, turn: float = 0) -> None:
     """A dashed line over a white one (visible on any board), and its label just outside the tile."""
     (lo, hi), at = seam.span, seam.line
     (x0, y0), (x1, y1) = ((at, lo), (at, hi)) if seam.vertical else ((lo, at), (hi, at))
@@ -333,10 +339,10 @@ def _cut_line(canvas, fonts: FontSet, seam: Seam, win: Rect) -> None:
     canvas.restoreState()
     out = MARK_GAP + LINE / 2
     centre = (win.x1 + out, (lo + hi) / 2) if seam.vertical else ((lo + hi) / 2, win.y0 - out)
-    _label(canvas, fonts, CUT_LABEL, *centre, 90 if seam.vertical else 0)
+    _label(canvas, fonts, CUT_LABEL, *centre, 90 if seam.vertical else 0, frame_turn=turn)
 
 
-def _glue_zone(canvas, fonts: FontSet, seam: Seam) -> None:
+def _glue_zone(canvas, fonts: FontSet, seam: Seam, turn: float = 0) -> None:
     """Grey 45° hatching clipped to the zone by arithmetic (no clip path), with its label on white."""
     r = seam.glue_rect
     offsets = [k * HATCH_STEP for k in range(math.ceil((r.x0 - r.y1) / HATCH_STEP),
@@ -346,7 +352,7 @@ def _glue_zone(canvas, fonts: FontSet, seam: Seam) -> None:
     _pen(canvas, 0.55, 0.4)
     canvas.lines([(a * MM, (a - c) * MM, b * MM, (b - c) * MM) for c, a, b in spans if b - a > EPS])
     canvas.restoreState()
-    _label(canvas, fonts, GLUE_LABEL, *r.centre, 90 if seam.vertical else 0, halo=True)
+    _label(canvas, fonts, GLUE_LABEL, *r.centre, 90 if seam.vertical else 0, halo=True, frame_turn=turn)
 
 
 def _target(canvas, x: float, y: float, arm: float) -> None:

@@ -1,0 +1,149 @@
+"""Pooled home sheets: a game's card families and tokens sharing paper, written beside the per-component
+files (which stay, to reprint one lost deck) and counted instead of them in the paper bill.
+
+- Cards with backs of one trim size (and bleed) share duplex sheets: `cartes-<w>x<h>.pdf`. Each card keeps
+  its own back, mirrored behind it exactly as on its own deck's sheets.
+- Tokens share single-sided sheets: `jetons.pdf`. A token is a single-sided piece of any size, or a
+  two-sided piece under FOLD_UNDER_MM, whose back prints beside it to fold over (duplex drift shows most
+  on a small piece); see pipeline/render/tokensheet.py.
+
+A pool is written only when it has two members or more and saves a sheet on some paper: a family that
+fills its sheets already keeps its own file only.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from pipeline.config import BuildConfig
+from pipeline.games.base import CardDeck
+from pipeline.kinds.files import entry, suffix
+from pipeline.printing import PrintOptions
+from pipeline.units import MM
+
+FOLD_UNDER_MM = 20.0        # a two-sided token smaller than this prints fold-over on the token sheet
+TOKENS = "jetons"
+TOKEN_KIND = "cards-tokens"   # a report entry's kind: written by the cards kind, pieces of several sizes
+
+
+@dataclass
+class Pool:
+    name: str                        # file stem
+    title: str                       # French, in the sheet header
+    members: list                    # Laid, in the game's order
+    tokens: bool                     # token sheet (single-sided, fold-over pairs) or duplex card sheet
+
+    @property
+    def ids(self) -> list[str]:
+        return [laid.component.id for laid in self.members]
+
+
+def is_token(deck: CardDeck) -> bool:
+    return deck.backs is None or max(deck.size_mm) < FOLD_UNDER_MM
+
+
+def pools(pool: list) -> list[Pool]:
+    """The game's pools (before checking that they save paper): tokens first, then card families."""
+    decks = [laid for laid in pool if isinstance(laid.component, CardDeck)]
+    tokens = [laid for laid in decks if is_token(laid.component)]
+    families: dict[tuple, list] = {}
+    for laid in decks:
+        if not is_token(laid.component):
+            fronts = laid.faces[0]
+            key = (round(fronts[0].width / MM, 2), round(fronts[0].height / MM, 2), round(fronts[0].bleed / MM, 2),
+                   laid.component.keep_bleed)
+            families.setdefault(key, []).append(laid)
+    found = []
+    if len(tokens) > 1:
+        found.append(Pool(TOKENS, "Jetons (" + ", ".join(l.component.title for l in tokens) + ")", tokens, True))
+    for (w, h, _, _), members in families.items():
+        if len(members) > 1:
+            size = f"{w:g} × {h:g} mm".replace(".", ",")
+            title = f"Cartes {size} : " + ", ".join(l.component.title for l in members)
+            found.append(Pool(f"cartes-{w:g}x{h:g}", title, members, False))
+    return found
+
+
+def is_writer(laid) -> bool:
+    """The first card deck of a game writes the game's pooled sheets (once per ink variant)."""
+    return next((l for l in laid.pool if isinstance(l.component, CardDeck)), None) is laid
+
+
+def write(game, laid, config: BuildConfig, progress) -> list[dict]:
+    if "pnp" not in config.formats:
+        return []
+    written = []
+    for pool in pools(laid.pool):
+        sheets = {paper: _sheets(pool, config, paper) for paper in config.papers}
+        if not any(pooled < alone for pooled, alone in sheets.values()):
+            continue
+        for paper in config.papers:
+            progress.start(f"{game.id}: {pool.name} {paper}{suffix(laid)}", 1)
+            buffer = io.BytesIO()
+            options = _options(pool, config, paper, game, laid.ink)
+            info = (_write_tokens if pool.tokens else _write_cards)(buffer, pool, options, config)
+            path = config.output / game.id / f"pnp-{paper}" / f"{pool.name}{suffix(laid)}.pdf"
+            component = SimpleNamespace(id=pool.name, title=pool.title, copies=1)
+            shape = {"kind": TOKEN_KIND} if pool.tokens else \
+                {"kind": "cards", "size_mm": list(pool.members[0].component.size_mm)}
+            written.append(entry(config, path, buffer.getvalue(), component, info, **shape, format="pnp",
+                                 paper=paper, ink_saver=laid.ink, members=pool.ids, pooled=True,
+                                 sheets_alone=sheets[paper][1],
+                                 cards=sum(len(l.faces[0]) for l in pool.members)))
+            progress.advance()
+    return written
+
+
+def _options(pool: Pool, config: BuildConfig, paper: str, game=None, ink: bool = False) -> PrintOptions:
+    backs = "none" if pool.tokens else config.backs
+    return PrintOptions(paper=paper, backs=backs, back_offset_mm=config.back_offset_mm,
+                        game_title=game.title if game else "", component_title=pool.title, ink_saver=ink,
+                        keep_bleed=pool.members[0].component.keep_bleed)
+
+
+def _pieces(pool: Pool, config: BuildConfig):
+    from pipeline.render.tokensheet import Piece
+
+    pieces = []
+    for laid in pool.members:
+        fronts, backs = laid.faces
+        with_backs = backs is not None and config.backs != "none"
+        pieces += [Piece(front, backs[i] if with_backs else None) for i, front in enumerate(fronts)]
+    return pieces
+
+
+def _faces(pool: Pool):
+    fronts = [face for laid in pool.members for face in laid.faces[0]]
+    backs = [face for laid in pool.members for face in laid.faces[1]]
+    return fronts, backs
+
+
+def _sheets(pool: Pool, config: BuildConfig, paper: str) -> tuple[int, int]:
+    """(sheets of the pooled file, sheets of its members' own files) on this paper."""
+    alone = 0
+    for laid in pool.members:
+        plan = laid.plans.get(paper)
+        if plan is None:
+            return (0, 0)
+        alone += math.ceil(len(laid.faces[0]) / plan.per_page)
+    if pool.tokens:
+        from pipeline.render.tokensheet import plan_tokens
+        return len(plan_tokens(_pieces(pool, config), paper)), alone
+    from pipeline.render.imposition import plan_pnp
+    fronts, backs = _faces(pool)
+    plan = plan_pnp(fronts, backs, _options(pool, config, paper), pool.name)
+    return math.ceil(len(fronts) / plan.per_page), alone
+
+
+def _write_tokens(buffer, pool: Pool, options: PrintOptions, config: BuildConfig) -> dict:
+    from pipeline.render.tokensheet import write_tokens
+    return write_tokens(buffer, _pieces(pool, config), options)
+
+
+def _write_cards(buffer, pool: Pool, options: PrintOptions, config: BuildConfig) -> dict:
+    from pipeline.render.imposition import write_pnp
+    fronts, backs = _faces(pool)
+    return write_pnp(buffer, fronts, backs, options)
