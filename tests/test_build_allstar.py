@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import json
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from tests.conftest import built_game
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+from tests.test_rulebook import reading_text
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +40,9 @@ def test_tie_breaker_backs_are_the_other_side(built):
 def test_a_face_down_bus_reveals_nothing(built):
     """Every bus back is the same word: no value, no colour letter (buses are placed face down)."""
     with pdfplumber.open(built / "pnp-a4" / "buses.pdf") as pdf:
-        lines = pdf.pages[1].extract_text().splitlines()[1:-1]          # without the header and the footer
-    assert {word for line in lines for word in line.split()} == {"BUS"}
-    assert sum(line.split().count("BUS") for line in lines) == 18
+        words = pdf.pages[1].extract_words(extra_attrs=["upright"])
+    on_cards = [w["text"] for w in words if w["upright"]]   # header and footer run up the side bands
+    assert set(on_cards) == {"BUS"} and len(on_cards) == 18
 
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
@@ -65,16 +67,22 @@ def test_hockey_cards_measure_poker_and_backs_mirror(built):
 
 
 def test_the_paper_bill_counts_sheets_and_measures_the_ink_saver(built):
-    """108 hockey cards at 9 a page: 12 sheets double-sided, 24 single-sided; the ink-saver files take the
-    same paper and measurably less ink; the totals are the sums of their rows."""
+    """108 hockey cards at 9 a page on A4 (8 on Letter, where 5 mm crop marks need the room): alone they would
+    take 12 (14) sheets double-sided; pooled with the 2 Play-Off cards of their size they are in the bill as
+    cartes-63.5x88.9.pdf; the ink-saver files take the same paper and measurably less ink; the totals are the
+    sums of their rows."""
     data = json.loads((built / "report.json").read_text())
-    for paper in ("a4", "letter"):
+    for paper, alone in (("a4", (12, 24)), ("letter", (14, 28))):
         bill = data["paper_bill"][paper]
+        members = {Path(r["path"]).name: r for r in bill["per_component"]}
+        hockey, saver = members["hockey.pdf"], members["hockey-ink-saver.pdf"]
+        assert (hockey["double_sided"], hockey["single_sided"]) == alone
+        assert (saver["double_sided"], saver["single_sided"]) == alone
+        assert Path(hockey["pooled_in"]).name == "cartes-63.5x88.9.pdf"
         rows = {Path(r["path"]).name: r for r in bill["rows"]}
-        hockey, saver = rows["hockey.pdf"], rows["hockey-ink-saver.pdf"]
-        assert (hockey["double_sided"], hockey["single_sided"]) == (12, 24)
-        assert (saver["double_sided"], saver["single_sided"]) == (12, 24)
-        assert 0 < saver["ink_pages_5pc"] < 0.8 * hockey["ink_pages_5pc"]
+        pooled, pooled_saver = rows["cartes-63.5x88.9.pdf"], rows["cartes-63.5x88.9-ink-saver.pdf"]
+        assert pooled["double_sided"] == -(-110 // (9 if paper == "a4" else 8))     # 108 hockey + 2 Play-Off
+        assert 0 < pooled_saver["ink_pages_5pc"] < 0.8 * pooled["ink_pages_5pc"]
         standard = [r for r in bill["rows"] if not r["ink_saver"]]
         total = bill["totals"]["standard"]
         assert total["double_sided"] == sum(r["double_sided"] for r in standard)
@@ -89,8 +97,9 @@ def test_the_paper_bill_counts_sheets_and_measures_the_ink_saver(built):
 
 def test_the_rulebook_ends_with_this_editions_readings(built):
     with pdfplumber.open(built / "pnp-a4" / "rulebook.pdf") as pdf:
-        text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages[-2:]).split())
-    chapter = text[text.rindex("Choix de cette édition"):]
+        text = " ".join(" ".join(reading_text(page) for page in pdf.pages[1:]).split())   # column by column
+    heading = list(re.finditer(r"\d+\. Choix de cette édition", text))[-1]           # not the contents' line
+    chapter = text[heading.start():]
     for phrase in ("une carte au plus par équipe", "swaps_per_round", "playoff_weakest_by", "le mode Héritage",
                    "le draft en passe est réservé aux parties de trois managers ou plus"):
         assert phrase in chapter, phrase

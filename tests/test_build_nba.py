@@ -13,6 +13,7 @@ import pytest
 from pipeline.units import MM
 from tests.conftest import built_game, copy_project, run_cli
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+from tests.test_rulebook import reading_text
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,8 @@ def test_every_component_is_built_with_the_manifest_counts(built):
     assert any(line.startswith("20 games of 2 players") for line in data["play"])
     written = {Path(e["path"]).name for e in data["outputs"] if e.get("paper") == "letter"}
     assert written == {"players.pdf", "tactics.pdf", "fatigue.pdf", "court.pdf", "markets.pdf", "aid.pdf",
-                       "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf"}
+                       "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf",
+                       "cartes-63.5x88.9.pdf"}                  # the three card decks pooled for home printing
 
 
 def test_the_report_says_how_many_boards_and_aids_to_print(built):
@@ -148,8 +150,9 @@ def test_simulate_writes_the_balance_report(tmp_path):
 
 def test_the_rulebook_ends_with_this_editions_readings(built):
     with pdfplumber.open(built / "pnp-a4" / "rulebook.pdf") as pdf:
-        text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages[-2:]).split())
-    chapter = text[text.rindex("Choix de cette édition"):]
+        text = " ".join(" ".join(reading_text(page) for page in pdf.pages[1:]).split())   # column by column
+    heading = list(re.finditer(r"\d+\. Choix de cette édition", text))[-1]           # not the contents' line
+    chapter = text[heading.start():]
     for phrase in ("éliminée : elle retourne dans la boîte", "fatigue_removed_to", "dice_cap_scope", "negative_score",
                    "end_rule", "source_pile_cards", "ne sont limités que par les postes"):
         assert phrase in chapter, phrase

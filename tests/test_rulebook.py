@@ -409,3 +409,24 @@ def test_the_cover_reads_its_facts_and_faces_and_locates_its_problems(tmp_path):
     _, problems = read_cover(folder, CONTEXT, figures, tmp_path)
     assert len(problems) == 1 and problems[0].where.file.endswith("rules/cover.yaml") and problems[0].where.row
     assert check_rulebook(folder, CONTEXT, figures, tmp_path) == problems
+
+
+def test_a_diagram_is_never_reduced_below_6_pt_words_while_a_card_gallery_is():
+    """FaceSpec.legible (a rulebook diagram): the gallery's 46 mm cap and the end-of-column shrink stop where
+    its smallest words would print under 6 pt; a card's face is reduced as a gallery wants."""
+    from types import SimpleNamespace
+
+    from pipeline.render.primitives import Text
+    from pipeline.render.rulebook_flowables import FaceRow
+    from pipeline.render.text import Run
+
+    words = (Text(None, (Run("Lato", 8.0, 0, 0, "c3"),), (), 10.0),)
+    diagram = SimpleNamespace(width=80 * MM, height=80 * MM, primitives=words, legible=True)
+    card = SimpleNamespace(width=63.5 * MM, height=88.9 * MM, primitives=words, legible=False)
+    row = FaceRow([diagram], 500 * MM)
+    row.wrap(170 * MM, 500 * MM)
+    assert row.scale == pytest.approx(6 / 8)                       # 46 mm would be 0.575: 4.6 pt words
+    assert row.split(170 * MM, 50 * MM) == []                      # moves on rather than shrink to 50 mm
+    gallery = FaceRow([card], 500 * MM)
+    gallery.wrap(170 * MM, 500 * MM)
+    assert gallery.scale == pytest.approx(46 / 88.9)

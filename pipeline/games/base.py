@@ -25,6 +25,7 @@ class FaceSpec:
     label: str = ""                 # human name used in messages ("Statue Citédor, copy 2")
     data_dir: Path | None = None    # base folder for art paths coming from cells
     size_mm: tuple[float, float] | None = None    # overrides the template's size (a board sized by the data)
+    legible: bool = False           # a rulebook diagram: never drawn so small that its words print under 6 pt
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ with a table of contents, page numbers and headers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pipeline.config import BuildConfig
 from pipeline.errors import Report
 from pipeline.games.base import RulebookSpec
@@ -17,7 +19,8 @@ PRINT_BLEED = False
 
 def lay_out(spec: RulebookSpec, layout, progress, ink: bool, report: Report) -> dict:
     """{figure name: laid-out face}."""
-    return {name: layout(face) for name, face in spec.figures.items()}
+    return {name: replace(layout(face), legible=True) if face.legible else layout(face)
+            for name, face in spec.figures.items()}
 
 
 def faces_of(faces: dict) -> list:

@@ -41,6 +41,7 @@ class FaceLayout:
     missing_art: tuple[str, ...]
     primitives: tuple = field(default=(), repr=False)
     project_root: Path = field(default=Path("."), repr=False, compare=False)
+    legible: bool = field(default=False, compare=False)   # FaceSpec.legible: a figure never shrunk below 6 pt text
 
     def draw(self, canvas) -> None:
         """Trim box's bottom-left at (0, 0), points, y up; leaves the canvas state as found."""

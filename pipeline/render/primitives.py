@@ -69,6 +69,14 @@ class Group(NamedTuple):
     children: tuple
 
 
+def smallest_text(primitives) -> float | None:
+    """The smallest font size (pt) any text of these primitives is set in, groups included; None: no text."""
+    sizes = [run.size for item in primitives if isinstance(item, Text) for run in item.runs if run.text.strip()]
+    sizes += [size for item in primitives if isinstance(item, Group)
+              for size in (smallest_text(item.children),) if size is not None]
+    return min(sizes, default=None)
+
+
 # --- drawing --------------------------------------------------------------------------------------------
 # Shapes are written as PDF operators through canvas.addLiteral: reportlab's own path calls format every
 # number in pure Python (fp_str), which costs more than everything else on a 2,000-card deck.

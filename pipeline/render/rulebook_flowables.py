@@ -10,6 +10,7 @@ from reportlab.platypus import Flowable, HRFlowable, KeepTogether, Paragraph, Sp
 from reportlab.platypus.doctemplate import FrameBreak, Indenter
 
 from pipeline.render import rulebook_markdown as md
+from pipeline.render.primitives import smallest_text
 from pipeline.render.rulebook_style import ACCENT, BODY_SIZE, NOTE_FILL, RULE_GREY, Styles, chained, markup
 from pipeline.render.rulebook_tables import at_top, book_table
 from pipeline.units import MM
@@ -17,6 +18,7 @@ from pipeline.units import MM
 FIGURE_GAP = 4 * MM             # between the faces of a figure row
 FIGURE_MAX_HEIGHT = 0.45        # of the frame's height
 SHRINK_LIMIT = 0.6             # a figure shrinks this far to fill the end of a column rather than move on
+MIN_FIGURE_TEXT = 6.0          # pt: a figure is never reduced so far that its words print smaller
 FACE_MAX_HEIGHT = 46 * MM       # a gallery shows cards reduced (a 88 mm card at about half size), never whole
 CAPTION_GAP = 4
 WIDE_WHEN_TALLER = 1.6          # a table of 3+ columns this much taller in a column than across both floats…
@@ -42,6 +44,9 @@ class FaceRow(Flowable):
     def __init__(self, faces: list, max_height: float, caption: Paragraph | None = None):
         super().__init__()
         self.faces, self.max_height, self.caption = faces, max_height, caption
+        sizes = [size for face in faces if getattr(face, "legible", False)
+                 for size in (smallest_text(face.primitives),) if size is not None]
+        self.floor = min(1.0, MIN_FIGURE_TEXT / min(sizes)) if sizes else 0.0   # a diagram's words: ≥ 6 pt
         self.scale = 1.0
         self.row_width = self.row_height = self.caption_height = 0.0
 
@@ -50,7 +55,7 @@ class FaceRow(Flowable):
         widths = sum(face.width for face in self.faces)
         tallest = max(face.height for face in self.faces)
         reduced = FACE_MAX_HEIGHT / tallest if tallest <= 2 * FACE_MAX_HEIGHT else 1.0   # cards, not boards
-        self.scale = min(1.0, reduced, (avail_width - gaps) / widths, self.max_height / tallest)
+        self.scale = min(1.0, max(reduced, self.floor), (avail_width - gaps) / widths, self.max_height / tallest)
         self.row_width, self.row_height = widths * self.scale + gaps, tallest * self.scale
         if self.caption is not None:
             self.caption_height = self.caption.wrap(avail_width, avail_height)[1] + CAPTION_GAP
@@ -61,7 +66,8 @@ class FaceRow(Flowable):
         """Rather than leave a column's end empty, the faces shrink (to SHRINK_LIMIT of their scale at most)."""
         self.wrap(avail_width, 1e9)
         room = avail_height - self.caption_height - 1
-        if room <= 0 or room < SHRINK_LIMIT * self.row_height or not self.row_height:
+        tallest = max(face.height for face in self.faces)
+        if room <= 0 or room < max(SHRINK_LIMIT * self.row_height, self.floor * tallest) or not self.row_height:
             return []
         smaller = FaceRow(self.faces, min(self.max_height, room), self.caption)
         smaller.spaceBefore, smaller.spaceAfter = 0, self.spaceAfter

@@ -36,7 +36,7 @@ def station_match(rules: dict, tiebreak: dict) -> FaceSpec:
                       "ink": _ink(hex_colour), "value": 1, "name": name, "place": f"{place}{'re' if place == 1 else 'e'}"})
     size = (WIDTH, 42.0)
     return FaceSpec("fig-station.yaml", {"size": list(size), "columns": columns, "buses": buses}, None,
-                    "station-match", size_mm=size)
+                    "station-match", size_mm=size, legible=True)
 
 
 def thierry_buses(rules: dict, round_number: int = 3) -> FaceSpec:
@@ -47,7 +47,7 @@ def thierry_buses(rules: dict, round_number: int = 3) -> FaceSpec:
     size = (WIDTH, 35.0)
     return FaceSpec("fig-buses.yaml", {"size": list(size), "team_size": rules["team_size"], "teams": teams,
                                        "hex": colour["hex"], "ink": _ink(colour["hex"])}, None, "buses-round",
-                    size_mm=size)
+                    size_mm=size, legible=True)
 
 
 def fanzone_lap(rules: dict) -> FaceSpec:
@@ -57,7 +57,7 @@ def fanzone_lap(rules: dict) -> FaceSpec:
     size = (4 + track["cols"] * track["cell_w"], 2 + track["rows"] * track["cell_h"] + 1.5 + 9 + 2)
     context = {"size": list(size), "track": track, "track_length": length, "score": length + 7,
                "token": supporter_side(track), "hex": colour["hex"], "ink": _ink(colour["hex"])}
-    return FaceSpec("fig-fanzone.yaml", context, None, "fanzone-lap", size_mm=size)
+    return FaceSpec("fig-fanzone.yaml", context, None, "fanzone-lap", size_mm=size, legible=True)
 
 
 def diagram_figures(rules: dict, context: dict) -> dict[str, FaceSpec]:

@@ -89,13 +89,14 @@ def board_figures(pawn_deck: CardDeck, board_size: int) -> dict[str, FaceSpec]:
                        "plot": PLOT_MM, "margin": MARGIN_MM}
             size = (2 * MARGIN_MM + len(columns) * PLOT_MM, 2 * MARGIN_MM + len(rows) * PLOT_MM)
             name = f"board-{example}-{moment}"
-            figures[name] = FaceSpec("fig-board.yaml", context, None, name, size_mm=size)
+            figures[name] = FaceSpec("fig-board.yaml", context, None, name, size_mm=size, legible=True)
     plot = min(PLOT_MM, (PLATEAU_MM - 2 * MARGIN_MM) / board_size)   # the whole board, its coordinates at 9 pt
     letters = [chr(ord("a") + c) for c in range(board_size)]
     context = {"columns": letters, "rows": list(range(1, board_size + 1)), "origin": [0, 0], "pawns": [],
                "marks": [], "plot": plot, "margin": MARGIN_MM}
     side = 2 * MARGIN_MM + board_size * plot
-    figures["board-plateau"] = FaceSpec("fig-board.yaml", context, None, "board-plateau", size_mm=(side, side))
+    figures["board-plateau"] = FaceSpec("fig-board.yaml", context, None, "board-plateau", size_mm=(side, side),
+                                        legible=True)
     return figures
 
 
@@ -105,5 +106,5 @@ def plan_figures(records: Records) -> dict[str, FaceSpec]:
     for rec in records["contracts"]:
         plots = rec["plots"]
         context = {"plan": rec["plan"], "name": rec["name"], "note": f"{plots} parcelle{'s' if plots > 1 else ''}"}
-        figures[f"plan-{rec['id']}"] = FaceSpec("fig-plan.yaml", context, rec.ref, f"plan-{rec['id']}")
+        figures[f"plan-{rec['id']}"] = FaceSpec("fig-plan.yaml", context, rec.ref, f"plan-{rec['id']}", legible=True)
     return figures

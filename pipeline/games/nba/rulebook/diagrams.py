@@ -79,7 +79,7 @@ def _card(slot: dict, name: str, top: str = "", bottom: str = "", back: bool = F
 
 
 def _face(figure: dict, name: str) -> FaceSpec:
-    return FaceSpec("fig-board.yaml", figure, None, name, size_mm=tuple(figure["size"]))
+    return FaceSpec("fig-board.yaml", figure, None, name, size_mm=tuple(figure["size"]), legible=True)
 
 
 def court_setup(records: Records, rules: dict) -> FaceSpec:
@@ -135,7 +135,7 @@ def attack_figure(context: dict) -> FaceSpec | None:
               "sum": f"{offence['total']} − {defence['total']} = {points} point{'s' if points > 1 else ''}"}
     size = (WIDTH, 40.0)
     return FaceSpec("fig-attack.yaml", {"size": list(size), "steps": steps, "result": result}, None, "attack",
-                    size_mm=size)
+                    size_mm=size, legible=True)
 
 
 def diagram_figures(parts: list, records: Records, context: dict) -> dict[str, FaceSpec]:
@@ -174,5 +174,5 @@ def track_figures(rules: dict) -> dict[str, FaceSpec]:
         rows = [_track_row(label, before, None), _track_row("Après", after, out, 0 if after[0] == "g" else -1)]
         size = (WIDTH, 27.0)
         figures[name] = FaceSpec("fig-track.yaml", {"size": list(size), "slots": slots, "rows": rows}, None, name,
-                                 size_mm=size)
+                                 size_mm=size, legible=True)
     return figures
