@@ -215,8 +215,6 @@ def test_remove_stale_keeps_written_files_other_commands_and_running_temporaries
     assert (game / "pnp-letter").is_dir()                  # holds the running build's temporary
 
 
-@pytest.mark.xfail(reason="report.json must list report.md: pipeline/report.py writes report.md first, then "
-                          "report.json with `files` (issue 20, the report's owner)", strict=False)
 def test_report_json_lists_report_md(toy):
     _build(toy, papers=("a4",))
     out = toy / "output" / GAME
