@@ -35,6 +35,7 @@ class PreparedGame:
     laid: list[Laid] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     play: object | None = None               # stage 6 SimulationResult, when the game has an engine
+    guide: object | None = None              # the print guide's own data (guide_data.GameGuide), read before writing
 
     @property
     def decks(self) -> list[CardDeck]:
@@ -54,7 +55,10 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         records, play = validate_game(game, config.root, report, progress)
         if records is None:
             continue
-        item = PreparedGame(game, records, game.components(records), summary=game.summary(records), play=play)
+        from pipeline.guide_data import read_game_guide
+
+        item = PreparedGame(game, records, game.components(records), summary=game.summary(records), play=play,
+                            guide=read_game_guide(game.template_dir, config.root, report))   # --strict: before writing
         _lay_out_all(item, config, ink_variants, report, progress)
         prepared.append(item)
     return prepared

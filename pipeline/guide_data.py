@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import Report
+from pipeline.errors import Report, SourceRef
 from pipeline.safe_yaml import YamlRefused, read_yaml
 
 GUIDE_FILE = Path("guide") / "guide.yaml"
@@ -84,8 +84,8 @@ class GameGuide:
 
 
 def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide:
-    """The game's guide.yaml, or an empty guide; a file pnp cannot read is a warning at its line, and the
-    guide is then written without it (the PDFs are already written and good)."""
+    """The game's guide.yaml, or an empty guide; a file pnp cannot read is a warning at its line (read while
+    the build prepares, so `--strict` refuses before any file is written), and the guide goes without it."""
     path = template_dir / GUIDE_FILE
     if not path.is_file():
         return GameGuide()
@@ -93,8 +93,9 @@ def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide
     try:
         data = read_yaml(path)
     except (YamlRefused, OSError) as exc:
-        line = f" › line {exc.line}" if isinstance(exc, YamlRefused) and exc.line else ""
-        report.warning(f"{where}{line}", f"print guide data not read: {getattr(exc, 'message', exc)}", "guide")
+        line = exc.line if isinstance(exc, YamlRefused) else None
+        report.warning(SourceRef(where, None, line), f"print guide data not read: {getattr(exc, 'message', exc)}",
+                       "guide")
         return GameGuide()
     problems: list[str] = []
     guide = GameGuide(shopping=_records(data, "shopping", ("item",), ("quantity", "note"), problems),

@@ -39,7 +39,8 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "calibration": list(calibration),
     }
     out = config.output / game.id
-    guide = read_game_guide(game.template_dir, config.root, report)
+    guide = item.guide if getattr(item, "guide", None) is not None else read_game_guide(game.template_dir,
+                                                                                          config.root, report)
     data["guides"] = [{"paper": paper, "path": str((out / guide_name(paper)).relative_to(config.root)),
                        "sha256": atomic_write(out / guide_name(paper), guide_markdown(data, paper, guide).encode())}
                       for paper in data["paper_bill"]]

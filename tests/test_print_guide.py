@@ -259,3 +259,16 @@ def test_pooled_fold_over_tokens_and_two_up_aids_say_how_to_cut_them():
     steps = _section(text, 5)
     assert "pliez-la sur sa ligne pointillée" in steps and "**Aide** : 2 exemplaires par feuille" in steps
     assert "**En tout : 2 feuilles A4**" in text and "calibrer" in text and "pnp-a4.pdf" not in _section(text, 4)
+
+
+@pytest.mark.slow
+def test_a_broken_guide_file_fails_a_strict_build_before_any_file_is_written(tmp_path):
+    from tests.conftest import copy_project, run_cli
+
+    root = copy_project(tmp_path / "project")
+    (root / "templates" / "allstar" / "guide" / "guide.yaml").write_text("shopping: [\n", encoding="utf-8")
+    result = run_cli("build", "allstar", "--paper", "a4", "--strict", root=root)
+    assert result.returncode == 1
+    assert re.search(r"^warning templates/allstar/guide/guide\.yaml › line \d+: print guide data not read",
+                     result.stderr, re.M), result.stderr
+    assert not (root / "output" / "allstar").exists()
