@@ -111,29 +111,3 @@ def _total(rows: list[dict], ink_saver: bool) -> dict:
     return {"double_sided": sum(r["double_sided"] for r in chosen),
             "single_sided": sum(r["single_sided"] for r in chosen),
             "ink_pages_5pc": round(sum(r["ink_pages_5pc"] for r in chosen), 1)}
-
-
-def bill_markdown(bill: dict) -> list[str]:
-    if not bill:
-        return []
-    lines = ["", "## Paper bill: what a full home print takes", "",
-             "Sheets of paper for each file: printed double-sided (flip on the long edge), or single-sided "
-             "(card fronts and backs on separate sheets, glued back to back). Ink in pages of 5 % "
-             "coverage, the unit cartridge yields are rated in (measured on the files, a long one on 16 pages "
-             "spread over it; colour counted by its lightness)."]
-    for paper, data in bill.items():
-        lines += ["", f"### {paper.upper()}", "",
-                  "| file | double-sided sheets | single-sided sheets | ink (pages at 5 %) |", "|---|---:|---:|---:|"]
-        lines += [f"| `{r['path']}` | {r['double_sided']} | {r['single_sided']} | {r['ink_pages_5pc']:g} |"
-                  for r in data["rows"]]
-        names = {"standard": "**full print**", "ink_saver": "**full print, ink-saver cards and boards**"}
-        for variant, total in data["totals"].items():
-            lines.append(f"| {names[variant]} | **{total['double_sided']}** | **{total['single_sided']}** | "
-                         f"**{total['ink_pages_5pc']:g}** |")
-        saving = data.get("saved_by_pooling", {})
-        if saving.get("saved"):
-            alone = sorted({Path(r["path"]).name for r in data["per_component"] if not r["ink_saver"]})
-            lines += ["", f"Pooled sheets take {saving['pooled']} sheets where their components' own files "
-                      f"({', '.join(alone)}) take {saving['members_alone']}: {saving['saved']} saved. The "
-                      "own files stay, to reprint one component."]
-    return lines

@@ -134,6 +134,7 @@ def check_path_cells(game: GameModule, records: Records, specs: dict[str, SheetS
     leads out of the project through a link is refused at its cell, looked up in each folder art is found in
     (the data file's folder, the game's template folder)."""
     project = root.resolve()
+    verdicts: dict[tuple, str | None] = {}              # 2,000 cards name a few icons: resolve each once
     for name, rows in records.items():
         columns = [c.name for c in specs[name].columns if c.type == "path"] if name in specs else []
         for record in (r for r in rows if columns):
@@ -142,13 +143,22 @@ def check_path_cells(game: GameModule, records: Records, specs: dict[str, SheetS
                 text = record.get(column)
                 if not text:
                     continue
-                try:
-                    resolve_inside(project, bases, text)
-                except ValueError as exc:
-                    report.error(record.at(column), str(exc), "path")
-                except OSError as exc:
-                    report.error(record.at(column), f"{text!r} is not a usable path ({exc.strerror or exc})",
-                                 "path")
+                key = (text, bases)
+                if key not in verdicts:
+                    verdicts[key] = _path_verdict(project, bases, text)
+                if verdicts[key]:
+                    report.error(record.at(column), verdicts[key], "path")
+
+
+def _path_verdict(project: Path, bases: tuple[Path, ...], text: str) -> str | None:
+    """Why this path may not be read (it leads out, or is no usable path), or None."""
+    try:
+        resolve_inside(project, bases, text)
+    except ValueError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{text!r} is not a usable path ({exc.strerror or exc})"
+    return None
 
 
 # --- stage 6: play -------------------------------------------------------------------------------------------

@@ -42,3 +42,20 @@ def check_every_pdf(game_output: Path) -> set[tuple[str, str]]:
         errors = [f for f in checked["report"]["findings"] if f["severity"] == "error"]
         assert checked["exit"] == 0 and not errors, (entry["path"], errors)
     return {(entry["kind"], entry["format"]) for entry in pdfs}
+
+
+def pdf_fonts(resources, seen: set | None = None) -> list:
+    """Every font a PDF resource dictionary reaches (pikepdf), form XObjects (card faces) included."""
+    seen = set() if seen is None else seen
+    found = []
+    if resources is None:
+        return found
+    for font in (resources.get("/Font") or {}).values():
+        if font.objgen not in seen:
+            seen.add(font.objgen)
+            found.append(font)
+    for xobject in (resources.get("/XObject") or {}).values():
+        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in seen:
+            seen.add(xobject.objgen)
+            found.extend(pdf_fonts(xobject.get("/Resources"), seen))
+    return found

@@ -19,6 +19,7 @@ from pipeline import PROJECT_ROOT
 from pipeline.build import build
 from pipeline.config import BuildConfig
 from tests.conftest import copy_project
+from tests.printcheck import pdf_fonts
 
 ROOT = PROJECT_ROOT
 PNP = Path(sys.executable).parent / "pnp"
@@ -37,22 +38,6 @@ def test_validate_benchdeck():
 
 
 # --- reading the PDF back -------------------------------------------------------------------------------
-
-def _fonts(resources, seen: set) -> list:
-    """Every font reachable from a resource dictionary, form XObjects included."""
-    found = []
-    if resources is None:
-        return found
-    for font in (resources.get("/Font") or {}).values():
-        if font.objgen not in seen:
-            seen.add(font.objgen)
-            found.append(font)
-    for xobject in (resources.get("/XObject") or {}).values():
-        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in seen:
-            seen.add(xobject.objgen)
-            found.extend(_fonts(xobject.get("/Resources"), seen))
-    return found
-
 
 def _embedded(font) -> bool:
     if font.get("/Subtype") == "/Type3":
@@ -120,7 +105,7 @@ def test_build_pages_fronts_then_backs(built_pdf):
 def test_build_embeds_every_font(built_pdf):
     with pikepdf.open(built_pdf) as pdf:
         seen: set = set()
-        fonts = [font for page in pdf.pages for font in _fonts(page.Resources, seen)]
+        fonts = [font for page in pdf.pages for font in pdf_fonts(page.Resources, seen)]
         assert fonts, "no fonts at all: the card text is missing"
         not_embedded = [str(f.get("/BaseFont")) for f in fonts if not _embedded(f)]
         assert not_embedded == []

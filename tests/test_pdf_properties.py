@@ -18,6 +18,7 @@ from pipeline.render.fonts import subset_tag
 from pipeline.render.pdf import credits, document_properties, paper_of
 from pipeline.units import MM
 from tests.conftest import copy_project, run_cli
+from tests.printcheck import pdf_fonts
 
 GAMES = ("buildit", "nba")      # cards, boards, pages, a rulebook; dice (NBA)
 
@@ -42,29 +43,13 @@ def _info(path: Path) -> dict[str, str]:
         return {key[1:]: str(value) for key, value in pdf.docinfo.items()}
 
 
-def _fonts(resources, seen: set) -> list:
-    """Every font a resource dictionary reaches, form XObjects (card faces) included."""
-    found = []
-    if resources is None:
-        return found
-    for font in (resources.get("/Font") or {}).values():
-        if font.objgen not in seen:
-            seen.add(font.objgen)
-            found.append(font)
-    for xobject in (resources.get("/XObject") or {}).values():
-        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in seen:
-            seen.add(xobject.objgen)
-            found.extend(_fonts(xobject.get("/Resources"), seen))
-    return found
-
-
 def _subsets(path: Path) -> dict[str, set[str]]:
     """{BaseFont: sha256 of each embedded font program under that name} in one file."""
     found: dict[str, set[str]] = {}
     with pikepdf.open(path) as pdf:
         seen: set = set()
         for page in pdf.pages:
-            for font in _fonts(page.get("/Resources"), seen):
+            for font in pdf_fonts(page.get("/Resources"), seen):
                 program = font["/FontDescriptor"]["/FontFile2"].read_bytes()
                 found.setdefault(str(font["/BaseFont"])[1:], set()).add(hashlib.sha256(program).hexdigest())
     return found
