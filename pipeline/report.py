@@ -11,7 +11,6 @@ import json
 
 from pipeline.config import BuildConfig
 from pipeline.errors import Report
-from pipeline.guide_data import read_game_guide
 from pipeline.kinds import kind_of
 from pipeline.output import atomic_write, sha256_file
 from pipeline.paperbill import paper_bill
@@ -39,8 +38,7 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "calibration": list(calibration),
     }
     out = config.output / game.id
-    guide = item.guide if getattr(item, "guide", None) is not None else read_game_guide(game.template_dir,
-                                                                                          config.root, report)
+    guide = item.guide                                     # read while the build prepared (build.py)
     data["guides"] = [{"paper": paper, "path": str((out / guide_name(paper)).relative_to(config.root)),
                        "sha256": atomic_write(out / guide_name(paper), guide_markdown(data, paper, guide).encode())}
                       for paper in data["paper_bill"]]

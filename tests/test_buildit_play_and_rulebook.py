@@ -7,15 +7,9 @@ from io import BytesIO
 
 import pdfplumber
 
-from pipeline.errors import Report
 from pipeline.games import load_game
-from pipeline.games.base import RulebookSpec
-from pipeline.printing import PrintOptions
-from pipeline.render.faces import FaceRenderer
-from pipeline.render.fonts import default_fonts
-from pipeline.render.rulebook import write_rulebook
-from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook, run_cli
+from tests.rulebooks import write_book
 from tests.test_rulebook import reading_text
 
 
@@ -51,17 +45,9 @@ def test_the_default_data_plays_to_the_end(project):
 
 
 def _rulebook_text(root) -> str:
-    game = load_game("buildit", ROOT)
-    game = replace(game, data_files=(root / "sheets" / "buildit.xlsx",))
-    records = load_records(game, root, Report())
-    spec = next(c for c in game.components(records) if isinstance(c, RulebookSpec))
-    renderer = FaceRenderer(ROOT, game.template_dir, default_fonts())
-    figures = {name: renderer.layout(face.template, face.context, None, name, size_mm=face.size_mm)[0]
-               for name, face in spec.figures.items()}
-    buffer = BytesIO()
-    write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures,
-                   PrintOptions(paper="a4", game_title="Build It"), ROOT)
-    with pdfplumber.open(buffer) as pdf:
+    game = replace(load_game("buildit", ROOT), data_files=(root / "sheets" / "buildit.xlsx",))
+    book = write_book(game, root=root, title="Build It")
+    with pdfplumber.open(BytesIO(book.pdf)) as pdf:
         return "\n".join(reading_text(page) for page in pdf.pages)       # two columns: one after the other
 
 

@@ -99,6 +99,8 @@ FACE_TEMPLATE = """\
 class StubFace:
     """A face of known size: red over its trim, blue over its bleed (which the rulebook must clip away)."""
 
+    legible = False                     # a card-like face: a gallery may reduce it
+
     def __init__(self, width_mm: float, height_mm: float):
         self.width, self.height, self.bleed = width_mm * MM, height_mm * MM, 3 * MM
 

@@ -11,20 +11,14 @@ from io import BytesIO
 import pdfplumber
 import pytest
 
-from pipeline.errors import Report
 from pipeline.games import load_game
-from pipeline.games.base import RulebookSpec
 from pipeline.games.buildit.engine.geometry import groups, matches, parse_plan
 from pipeline.games.buildit.rulebook.diagrams import BOARD_EXAMPLES, MARGIN_MM, PLOT_MM, plot_xy
-from pipeline.printing import PrintOptions
-from pipeline.render.faces import FaceRenderer
-from pipeline.render.fonts import default_fonts
 from pipeline.render.primitives import Group, Polygon, Text
-from pipeline.render.rulebook import write_rulebook
 from pipeline.render.rulebook_source import render_chapters
 from pipeline.units import MM
-from pipeline.validate import load_records
 from tests.conftest import ROOT
+from tests.rulebooks import Book, write_book
 
 MIN_PT = 6.0
 DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes)
@@ -35,18 +29,8 @@ DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes
 }
 
 
-def _book(game_id: str) -> dict:
-    game = load_game(game_id, ROOT)
-    records = load_records(game, ROOT, Report())
-    spec = next(c for c in game.components(records) if isinstance(c, RulebookSpec))
-    renderer = FaceRenderer(ROOT, game.template_dir, default_fonts())
-    faces = {name: renderer.layout(face.template, face.context, None, name, size_mm=face.size_mm)[0]
-             for name, face in spec.figures.items()}
-    buffer = BytesIO()
-    info = write_rulebook(buffer, game.template_dir / spec.source, spec.context, faces,
-                          PrintOptions(paper="a4", game_title=game.title), ROOT)
-    return {"game": game, "records": records, "spec": spec, "faces": faces, "info": info, "pdf": buffer.getvalue(),
-            "renderer": renderer}
+def _book(game_id: str) -> Book:
+    return write_book(load_game(game_id, ROOT))
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +40,7 @@ def books() -> dict:
 
 def _diagrams(book: dict) -> list[str]:
     """The drawn figures (fig-*.yaml) the book shows."""
-    return [name for name in book["info"]["figures"] if book["spec"].figures[name].template.startswith("fig-")]
+    return [name for name in book.info["figures"] if book.spec.figures[name].template.startswith("fig-")]
 
 
 @pytest.mark.parametrize("game_id", list(DIAGRAMS))
@@ -65,20 +49,20 @@ def test_the_chapters_show_their_diagrams(books, game_id):
     for wanted in DIAGRAMS[game_id]:
         assert any(name.startswith(wanted) for name in shown), (wanted, shown)
     if game_id == "buildit":       # every Contract's plan is drawn
-        assert {f"plan-{r['id']}" for r in books[game_id]["records"]["contracts"]} <= set(shown)
+        assert {f"plan-{r['id']}" for r in books[game_id].records["contracts"]} <= set(shown)
 
 
 @pytest.mark.parametrize("game_id", list(DIAGRAMS))
 def test_no_text_grid_is_left(books, game_id):
     """No table row of plots or slots in the chapters as rendered, and no "X· / ·X" plan in the printed text."""
     book = books[game_id]
-    chapters, problems = render_chapters(book["game"].template_dir / book["spec"].source, book["spec"].context, ROOT)
+    chapters, problems = render_chapters(book.game.template_dir / book.spec.source, book.spec.context, ROOT)
     assert not problems
     rows = [line for chapter in chapters for line in chapter.text.splitlines() if line.lstrip().startswith("|")]
     grid = re.compile(r"\|\s*(Chantier|Permis|Constr\.?|Construction)s? (bleu|rouge|jaune|vert)e?s?\s*\||"
                       r"\|\s*·\s*\|\s*·\s*\||\|\s*\*?[a-g]\*?\s*\|\s*\*?[a-g]\*?\s*\|")
     assert not [row for row in rows if grid.search(row)]
-    with pdfplumber.open(BytesIO(book["pdf"])) as pdf:
+    with pdfplumber.open(BytesIO(book.pdf)) as pdf:
         text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages).split())
     assert not re.search(r"[X#]·|·[X#]|[X#·]{2,} / [X#·]{2,}", text)
 
@@ -114,9 +98,9 @@ def test_every_diagram_is_drawn_with_words_of_6_pt_or_more(books, game_id):
     """Each diagram's face is framed by its background, a rect of its own proportions: find it in the PDF by
     those proportions and the very characters the face writes, and measure every character in it."""
     book = books[game_id]
-    rects = _shape_rects(book["pdf"])
+    rects = _shape_rects(book.pdf)
     for name in _diagrams(book):
-        face = book["faces"][name]
+        face = book.figures[name]
         ratio, letters = face.width / face.height, _face_letters(face.primitives)
         hits = [(page, rect, chars) for page, rect, chars in rects
                 if abs(rect["width"] / rect["height"] - ratio) < 0.01 * ratio
@@ -150,14 +134,14 @@ def test_the_drawn_boards_hold_the_examples_pawns(books):
     """Each pawn is drawn in the plot the example names, and the buildings of the examples' 'après' boards
     have the plans of the workbook's Contracts the chapters say they fulfil."""
     book = books["buildit"]
-    plans = {r["id"]: r["plan"] for r in book["records"]["contracts"]}
-    rules = book["spec"].context["rules"]
+    plans = {r["id"]: r["plan"] for r in book.records["contracts"]}
+    rules = book.spec.context["rules"]
     for example, spec in BOARD_EXAMPLES.items():
         left, top = plot_xy(spec["window"][0])
         if "apres" not in spec:
             continue
         for moment in ("avant", "apres"):
-            face = book["faces"][f"board-{example}-{moment}"]
+            face = book.figures[f"board-{example}-{moment}"]
             drawn = sorted((x, y) for x, y, _ in _pawns(face))
             wanted = sorted((round(MARGIN_MM + (plot_xy(p)[0] - left) * PLOT_MM + 1, 2),
                              round(MARGIN_MM + (plot_xy(p)[1] - top) * PLOT_MM + 1, 2)) for p in spec[moment])
@@ -174,13 +158,13 @@ def test_the_drawn_boards_hold_the_examples_pawns(books):
 def test_the_pawns_are_drawn_with_the_pawn_tokens_shapes(books):
     """fig-board.yaml repeats pawn.yaml's silhouettes scaled to its plots: the same polygons, point for point."""
     book = books["buildit"]
-    pawn_deck = next(c for c in book["game"].components(book["records"]) if c.id == "pawns")
+    pawn_deck = next(c for c in book.game.components(book.records) if c.id == "pawns")
     k = (PLOT_MM - 2) / 18
     window = plot_xy(BOARD_EXAMPLES["construire"]["window"][0])
-    board = book["faces"]["board-construire-avant"]
+    board = book.figures["board-construire-avant"]
     for state in ("site", "construction"):
         token = next(f for f in pawn_deck.fronts if f.context["state"] == state)
-        face = book["renderer"].layout(token.template, token.context, None, token.name)[0]
+        face = book.renderer.layout(token.template, token.context, None, token.name)[0]
         token_shapes = tuple(tuple((round(x / MM * k, 2), round(y / MM * k, 2)) for x, y in poly.points)
                              for group in face.primitives if isinstance(group, Group)
                              for poly in group.children if isinstance(poly, Polygon))
@@ -197,13 +181,13 @@ def test_the_neighbours_drawn_are_the_eight_plots_around(books):
     cx, cy = plot_xy(centre)
     tinted = {plot_xy(p) for p, word in spec["marks"]["avant"].items() if not word}
     assert tinted == {(cx + dx, cy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)}
-    context = books["buildit"]["spec"].figures["board-voisines-avant"].context
+    context = books["buildit"].spec.figures["board-voisines-avant"].context
     assert sorted((m["x"], m["y"]) for m in context["marks"] if m["tint"]) == sorted(
         (x - plot_xy(spec["window"][0])[0], y - plot_xy(spec["window"][0])[1]) for x, y in tinted)
 
 
 def test_the_chapters_text_names_the_drawn_plots(books):
-    with pdfplumber.open(BytesIO(books["buildit"]["pdf"])) as pdf:
+    with pdfplumber.open(BytesIO(books["buildit"].pdf)) as pdf:
         text = " ".join(" ".join((page.extract_text() or "") for page in pdf.pages).split())
     sites = sorted(p for p, kind in BOARD_EXAMPLES["construire"]["avant"].items() if kind == "blue-site")
     line = sorted(sites, key=lambda p: (plot_xy(p)[1], plot_xy(p)[0]))[:3]
@@ -212,7 +196,7 @@ def test_the_chapters_text_names_the_drawn_plots(books):
 
 def test_the_river_diagrams_follow_the_engine(books):
     """The track figures are the engine's push: a full track loses its last card, a hole stops the push."""
-    figures = books["nba"]["spec"].figures
+    figures = books["nba"].spec.figures
     full = figures["track-full"].context["rows"]
     assert full[1]["cells"][0] == "g" and full[1]["out"] == full[0]["cells"][-1]
     hole = figures["track-hole"].context["rows"]
@@ -221,7 +205,7 @@ def test_the_river_diagrams_follow_the_engine(books):
 
 
 def test_the_attack_diagram_adds_up(books):
-    steps = books["nba"]["spec"].figures["attack"].context
+    steps = books["nba"].spec.figures["attack"].context
     kept = [sum(d["value"] for d in step["dice"] if d["kept"]) for step in steps["steps"]]
     assert [step["total"] for step in steps["steps"]] == [f"= {v}" for v in kept]
     assert steps["result"]["sum"].startswith(f"{kept[0]} − {kept[1]} = {max(0, kept[0] - kept[1])} point")

@@ -6,23 +6,17 @@ heading as the last line of a column, and every table inside the page."""
 from __future__ import annotations
 
 import ctypes
-from io import BytesIO
 
 import pypdfium2
 import pypdfium2.raw as pdfium
 import pytest
 
-from pipeline.errors import Report
 from pipeline.games import load_game
-from pipeline.games.base import RulebookSpec
-from pipeline.printing import PrintOptions
-from pipeline.render.faces import FaceRenderer
-from pipeline.render.fonts import default_fonts
-from pipeline.render.rulebook import MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP, write_rulebook
+from pipeline.render.rulebook import MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP
 from pipeline.render.rulebook_cover import read_cover
 from pipeline.units import MM, PAPERS_MM
-from pipeline.validate import load_records
 from tests.conftest import ROOT
+from tests.rulebooks import write_book
 
 pytestmark = pytest.mark.slow      # six whole books; tests/test_rulebook.py checks the same rules on a small one
 
@@ -34,19 +28,9 @@ MERGE_GAP = 16              # points: objects closer than this count as one bloc
 
 
 def _build(game_id: str, paper: str) -> dict:
-    game = load_game(game_id, ROOT)
-    report = Report()
-    records = load_records(game, ROOT, report)
-    assert records is not None, [str(p) for p in report.errors]
-    spec = next(c for c in game.components(records) if isinstance(c, RulebookSpec))
-    renderer = FaceRenderer(ROOT, game.template_dir, default_fonts())
-    figures = {name: renderer.layout(face.template, face.context, None, name, size_mm=face.size_mm)[0]
-               for name, face in spec.figures.items()}
-    buffer = BytesIO()
-    info = write_rulebook(buffer, game.template_dir / spec.source, spec.context, figures,
-                          PrintOptions(paper=paper, game_title=game.title), ROOT)
-    cover, problems = read_cover(game.template_dir / spec.source, spec.context, figures, ROOT)
-    return {"pdf": buffer.getvalue(), "info": info, "cover": cover, "cover_problems": problems}
+    book = write_book(load_game(game_id, ROOT), paper)
+    cover, problems = read_cover(book.game.template_dir / book.spec.source, book.spec.context, book.figures, ROOT)
+    return {"pdf": book.pdf, "info": book.info, "cover": cover, "cover_problems": problems}
 
 
 @pytest.fixture(scope="module", params=[(g, p) for g in GAMES for p in ("a4", "letter")], ids=lambda v: "-".join(v))

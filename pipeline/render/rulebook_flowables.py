@@ -44,7 +44,7 @@ class FaceRow(Flowable):
     def __init__(self, faces: list, max_height: float, caption: Paragraph | None = None):
         super().__init__()
         self.faces, self.max_height, self.caption = faces, max_height, caption
-        sizes = [size for face in faces if getattr(face, "legible", False)
+        sizes = [size for face in faces if face.legible
                  for size in (smallest_text(face.primitives),) if size is not None]
         self.floor = min(1.0, MIN_FIGURE_TEXT / min(sizes)) if sizes else 0.0   # a diagram's words: ≥ 6 pt
         self.scale = 1.0
