@@ -49,20 +49,25 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
 
 
 def _play_summary(result) -> list[str]:
-    """Stage 6 in a few lines (the full statistics, charts included, come from `pnp simulate`)."""
+    """Stage 6 in a few French lines (the full statistics, charts included, come from `pnp simulate`)."""
     if result is None:
         return []
-    lines = [f"{result.games} games of {result.players} players (seed {result.seed}, bots "
-             f"{', '.join(dict.fromkeys(result.bots))}): {result.finished} finished by the rules, "
-             f"{len(result.flagged)} flagged",
-             "win rate by seat: " + ", ".join(f"{s.seat + 1}: {s.rate:.0%}" for s in result.seats),
-             "end: " + ", ".join(f"{reason} {count}" for reason, count in result.end_reasons)]
+    lines = [f"{result.games} parties à {result.players} joueurs (graine {result.seed}, robots "
+             f"{', '.join(dict.fromkeys(result.bots))}) : {result.finished} terminées par les règles, "
+             f"{len(result.flagged)} signalées",
+             "victoires par place : " + ", ".join(f"{s.seat + 1} : {_fr(s.rate * 100, 0)} %" for s in result.seats),
+             "fins de partie : " + ", ".join(f"`{reason}` {count}" for reason, count in result.end_reasons)]
     if result.scores and result.rounds:
-        lines.append(f"scores: mean {result.scores.mean:.1f}, from {result.scores.low:g} to "
-                     f"{result.scores.high:g}; rounds: mean {result.rounds.mean:.1f}")
-    lines += [f"{row.name}: nominal {row.nominal:.3f}, played {row.simulated:.3f}" for row in result.nominal
+        lines.append(f"scores : moyenne {_fr(result.scores.mean, 1)}, de {result.scores.low:g} à "
+                     f"{result.scores.high:g} ; manches : moyenne {_fr(result.rounds.mean, 1)}")
+    lines += [f"`{row.name}` : attendu {_fr(row.nominal, 3)}, joué {_fr(row.simulated, 3)}" for row in result.nominal
               if row.simulated is not None]
     return lines
+
+
+def _fr(value: float, places: int) -> str:
+    """A number as French prints it: a decimal comma."""
+    return f"{value:.{places}f}".replace(".", ",")
 
 
 def _markdown(data: dict, guide) -> str:
@@ -80,10 +85,11 @@ def _developer_data(data: dict) -> list[str]:
     lines = ["---", "", "## Données de développement", "", "### Entrées", ""]
     lines += [f"- `{i['path']}` (sha256 `{i['sha256'][:16]}…`)" for i in data["inputs"]]
     lines += ["", "### Validation", "", f"- erreurs : {data['validation']['errors']}",
-              f"- avertissements : {len(data['validation']['warnings'])}"]
-    lines += [f"  - {md_escape(w['where'])}: {md_escape(w['message'])} [{w['rule']}]"
+              f"- avertissements : {len(data['validation']['warnings'])}",
+              "", "Messages et bilan de `pnp validate`, cités tels quels (la ligne de commande parle anglais) :", ""]
+    lines += [f"- {md_escape(w['where'])}: {md_escape(w['message'])} [{w['rule']}]"
               for w in data["validation"]["warnings"]]
-    lines += [f"- {s}" for s in data["summary"]]
+    lines += [f"- {md_escape(s)}" for s in data["summary"]]
     if data.get("play"):
         lines += ["", "### Parties de robots (étape 6 de la validation)", ""] + [f"- {line}" for line in data["play"]]
     lines += ["", "### Composants", "", "| composant | sorte | nombre | format (mm) | dos |", "|---|---|---|---|---|"]

@@ -26,7 +26,7 @@ def test_every_component_is_built_with_its_count(built):
         "hockey": ("cards", 108), "arenas": ("cards", 15), "fanzones": ("cards", 7), "tiebreak": ("cards", 6),
         "playoff": ("cards", 2), "buses": ("cards", 18), "supporters": ("cards", 12), "tickets": ("cards", 4),
         "aid": ("pages", 1), "rulebook": ("rulebook", 1)}
-    assert any(line.startswith("20 games of 4 players") for line in data["play"])
+    assert any(line.startswith("20 parties à 4 joueurs") for line in data["play"])
 
 
 def test_tie_breaker_backs_are_the_other_side(built):

@@ -34,7 +34,7 @@ def test_every_component_is_built_with_the_manifest_counts(built):
         "dice": ("dice", 120), "dice-reference": ("pages", 1), "rulebook": ("rulebook", 1)}
     dice = next(c for c in data["components"] if c["id"] == "dice")
     assert dice["dice"] == {"3P": 20, "IN": 20, "PE": 20, "IT": 20, "BL": 20, "ST": 20}
-    assert any(line.startswith("20 games of 2 players") for line in data["play"])
+    assert any(line.startswith("20 parties à 2 joueurs") for line in data["play"])
     written = {Path(e["path"]).name for e in data["outputs"] if e.get("paper") == "letter"}
     assert written == {"players.pdf", "tactics.pdf", "fatigue.pdf", "court.pdf", "markets.pdf", "aid.pdf",
                        "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf",
