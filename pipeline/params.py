@@ -28,8 +28,8 @@ def parameter(name: str, type_: str, doc: str, **kw) -> Column:
 def rule_parameters(specs: Mapping[str, tuple], docs: Mapping[str, str]) -> tuple[Column, ...]:
     """The `rules` sheet's parameters from the one declaration of their names, types and ranges, the
     engine's table (it must refuse bad values on its own, with the standard library only), and the
-    designer's documentation of each, in `docs` order. A spec is ("bool",), ("enum", choice, …) or
-    ("int", low, high)."""
+    designer's documentation of each, in `docs` order. A spec is ("bool",), ("enum", choice, …),
+    ("int", low, high) or ("str",): a text the game's own checks resolve (a team id)."""
     if set(specs) != set(docs):
         raise ValueError(f"rule parameters without a doc: {sorted(set(specs) - set(docs))}; docs without a "
                          f"parameter: {sorted(set(docs) - set(specs))}")

@@ -27,9 +27,16 @@ def _nba(root: Path) -> GameModule:
     return game_module(root)
 
 
+def _fightball(root: Path) -> GameModule:
+    from pipeline.games.fightball import game_module
+
+    return game_module(root)
+
+
 REGISTRY = {
     "allstar": _allstar,
     "buildit": _buildit,
+    "fightball": _fightball,
     "nba": _nba,
 }
 

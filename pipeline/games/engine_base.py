@@ -150,7 +150,7 @@ def _frozen(value):
 
 def check_typed_params(specs: Mapping[str, tuple], params: Mapping) -> None:
     """Every parameter present, typed and in range, ValueError naming the first that is not. A spec is
-    ("bool",), ("enum", choice, …) or ("int", low, high)."""
+    ("bool",), ("enum", choice, …), ("int", low, high) or ("str",) (an id the game's checks resolve)."""
     for name, spec in specs.items():
         if name not in params:
             raise ValueError(f"missing rule parameter {name}")
@@ -159,9 +159,11 @@ def check_typed_params(specs: Mapping[str, tuple], params: Mapping) -> None:
             ok = isinstance(value, bool)
         elif kind == "enum":
             ok = value in spec[1:]
+        elif kind == "str":
+            ok = isinstance(value, str) and value != ""
         else:
             ok = isinstance(value, int) and not isinstance(value, bool) and spec[1] <= value <= spec[2]
         if not ok:
             allowed = ("true or false" if kind == "bool" else " | ".join(spec[1:]) if kind == "enum"
-                       else f"an integer {spec[1]}..{spec[2]}")
+                       else "a non-empty text" if kind == "str" else f"an integer {spec[1]}..{spec[2]}")
             raise ValueError(f"rule parameter {name} = {value!r} is not {allowed}")
