@@ -18,9 +18,15 @@ PRINT_BLEED = False
 
 
 def lay_out(spec: RulebookSpec, layout, progress, ink: bool, report: Report) -> dict:
-    """{figure name: laid-out face}."""
-    return {name: replace(layout(face), legible=True) if face.legible else layout(face)
-            for name, face in spec.figures.items()}
+    """{figure name: laid-out face}; a pile of cards (StackFigure) is laid out card by card."""
+    from pipeline.render.stackfig import StackFigure, lay_out_stack
+
+    def one(face):
+        if isinstance(face, StackFigure):
+            return lay_out_stack(face, layout)
+        return replace(layout(face), legible=True) if face.legible else layout(face)
+
+    return {name: one(face) for name, face in spec.figures.items()}
 
 
 def faces_of(faces: dict) -> list:
@@ -28,7 +34,8 @@ def faces_of(faces: dict) -> list:
 
 
 def spec_faces(spec: RulebookSpec) -> list:
-    return list(spec.figures.values())
+    """The FaceSpecs drawn: a pile's cards one by one."""
+    return [one for face in spec.figures.values() for one in getattr(face, "faces", (face,))]
 
 
 def plan(game, spec: RulebookSpec, figures: dict, config: BuildConfig, report: Report) -> dict:
