@@ -210,28 +210,57 @@ def simulate(sim: Simulation, records: Records, games: int, seed: int, players: 
                      nominal=dict(sim.nominal(records)))
 
 
+def simulate_with(sim: Simulation, records: Records, overrides: tuple[tuple[str, str], ...], games: int, seed: int,
+                  players: int, bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
+                  source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
+    """simulate() with some rule parameters changed, in this process and in every worker (`--rule`, a
+    reading, a sweep's setting, a matchup's two sides). ValueError for an unknown parameter."""
+    from dataclasses import replace
+
+    changed = with_rules(records, overrides)
+    where = replace(source, rules=source.rules + tuple(overrides)) if source is not None else None
+    return simulate(sim, changed, games, seed, players, bots, workers, progress, source=where, max_steps=max_steps)
+
+
 def reading_effects(sim: Simulation, records: Records, result: SimulationResult, rules: tuple = (),
                     workers: int = 1, progress=None, source: GameSource | None = None,
                     limit: int = 200) -> list[tuple[str, str, str, int, int]]:
     """For each reading the game names (Simulation.readings) and the run did not already change: the same
     seeds (at most `limit`) replayed with the other value. Rows (parameter, value used, other value, games
     compared: both ended by the rules, games whose results (who won) differ)."""
-    from dataclasses import replace
-
     rows, changed_by_run = [], dict(rules)
     for name, other in sim.readings(records):
         if name in changed_by_run:
             continue
         used = next((str(r.get("value")) for r in records.get("rules", ()) if r.get("parameter") == name), "?")
         games = min(result.games, limit)
-        alternative = with_rules(records, ((name, other),))
-        where = replace(source, rules=source.rules + ((name, other),)) if source is not None else None
-        replayed = simulate(sim, alternative, games, result.seed, result.players, result.bots, workers, progress,
-                            source=where, max_steps=result.max_steps)
+        replayed = simulate_with(sim, records, ((name, other),), games, result.seed, result.players, result.bots,
+                                 workers, progress, source=source, max_steps=result.max_steps)
         pairs = [(a, b) for a, b in zip(result.outcomes[:games], replayed.outcomes)
                  if not flag_of(a) and not flag_of(b)]
         rows.append((name, used, other, len(pairs), sum(1 for a, b in pairs if a["returns"] != b["returns"])))
     return rows
+
+
+def sweep_results(sim: Simulation, records: Records, result: SimulationResult, sweep, workers: int = 1,
+                  progress=None, source: GameSource | None = None,
+                  limit: int = 200) -> list[tuple[tuple, SimulationResult]]:
+    """A Simulation.sweeps entry played on the run's seeds (at most `limit` games): (setting, its result) in
+    the sweep's order. A setting the records already hold reuses the run's own games."""
+    games = min(result.games, limit)
+    current = {r.get("parameter"): str(r.get("value")) for r in records.get("rules", ())}
+    found = []
+    for setting in sweep.settings:
+        overrides = tuple((name, str(value)) for name, value in zip(sweep.parameters, setting))
+        if all(current.get(name) == value for name, value in overrides) and not result.replay:
+            played = summarise(list(result.outcomes[:games]), games=games, seed=result.seed,
+                               players=result.players, bots=result.bots, max_steps=result.max_steps,
+                               nominal={r.name: r.nominal for r in result.nominal})
+        else:
+            played = simulate_with(sim, records, overrides, games, result.seed, result.players, result.bots,
+                                   workers, progress, source=source, max_steps=result.max_steps)
+        found.append((tuple(setting), played))
+    return found
 
 
 def _in_processes(batches: list[Batch], workers: int, progress) -> list[dict]:
@@ -269,5 +298,5 @@ def to_plain(result: SimulationResult) -> dict:
 
 
 __all__ = ["Batch", "GameSource", "SimulationResult", "check_settings", "with_rules", "flag_of", "game_seed",
-           "play", "play_batch", "replay", "run_batch", "simulate", "summarise", "to_plain",
-           "what_happened", "wilson"]
+           "play", "play_batch", "replay", "run_batch", "simulate", "simulate_with", "summarise", "sweep_results",
+           "to_plain", "what_happened", "wilson"]

@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from pipeline.simulate_stats import CounterStats, SimulationResult, flag_of
+from pipeline.simulate_stats import CounterStats, SimulationResult, _natural, flag_of
 
 # --- the same numbers as text rows, for Markdown and the PDF ------------------------------------------------
 
@@ -67,10 +67,49 @@ def nominal_rows(result: SimulationResult) -> list[list[str]]:
         for r in result.nominal]
 
 
-def counter_rows(stats: tuple[CounterStats, ...], name: str, finished: int) -> list[list[str]]:
-    return [[name, "per game", "total", "games with any"]] + [
-        [c.name, num(c.mean, 3), num(c.total), f"{c.games} ({c.games / finished:.0%})" if finished else "0"]
-        for c in stats]
+def counter_rows(stats: tuple[CounterStats, ...], name: str, finished: int, share: bool = False
+                 ) -> list[list[str]]:
+    """One row per counter; `share`: also each row's share of the table's total (a frequency table)."""
+    whole = sum(c.total for c in stats)
+    return [[name, "per game", "total"] + (["share"] if share else []) + ["games with any"]] + [
+        [c.name, num(c.mean, 3), num(c.total)] + ([f"{c.total / whole:.1%}" if whole else "—"] if share else [])
+        + [f"{c.games} ({c.games / finished:.0%})" if finished else "0"] for c in stats]
+
+
+def paired_rows(result: SimulationResult, first: str, second: str) -> list[list[str]]:
+    """Two frequency tables with the same keys side by side (played vs discarded, per card): per game each,
+    and the first's share of the two."""
+    tables = dict(result.frequencies)
+    a, b = ({c.name: c for c in tables.get(name, ())} for name in (first, second))
+    keys = sorted(set(a) | set(b), key=_natural)
+    rows = [["", f"{first} per game", f"{second} per game", f"{first} share"]]
+    for key in keys:
+        x, y = (t[key].total if key in t else 0 for t in (a, b))
+        per = [num(t[key].mean if key in t else 0, 3) for t in (a, b)]
+        rows.append([key, *per, f"{x / (x + y):.1%}" if x + y else "—"])
+    return rows
+
+
+def sweep_rows(sweep, points, names: list[str]) -> list[list[str]]:
+    """A rule sweep: per setting, its point on the axis, each seat's win rate with its interval, shared wins
+    and the games compared."""
+    rows = [[", ".join(sweep.parameters), sweep.label or "x"] + [f"{n} win rate (95 % CI)" for n in names]
+            + ["shared", "games"]]
+    for setting, result in points:
+        seats = [f"{s.rate:.3f} ({s.low:.2f}–{s.high:.2f})" for s in result.seats]
+        rows.append([", ".join(map(str, setting)), sweep_x(sweep, setting), *seats,
+                     str(shared_games(result)), str(result.finished)])
+    return rows
+
+
+def sweep_x(sweep, setting) -> str:
+    value = sweep.x(tuple(setting)) if sweep.x else ", ".join(map(str, setting))
+    return num(value, 2) if isinstance(value, (int, float)) else str(value)
+
+
+def shared_games(result: SimulationResult) -> int:
+    """Finished games whose win was shared (a draw between two)."""
+    return sum(1 for o in result.outcomes if not flag_of(o) and max(o["returns"]) < 1)
 
 
 def flagged_rows(result: SimulationResult, game: str | None = None) -> list[list[str]]:
@@ -89,14 +128,32 @@ def reading_rows(effects) -> list[list[str]]:
     return rows
 
 
-def markdown(result: SimulationResult, title: str, game: str | None = None, readings=()) -> str:
-    def table(rows: list[list[str]]) -> list[str]:
-        cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
-        aligns = ["---"] + ["---:" if all(_numeric(r[i]) for r in cells[1:]) else "---"
-                            for i in range(1, len(cells[0]))]
-        return ([f"| {' | '.join(cells[0])} |", f"|{'|'.join(aligns)}|"]
-                + [f"| {' | '.join(row)} |" for row in cells[1:]] + [""])
+def md_table(rows: list[list[str]]) -> list[str]:
+    cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
+    aligns = ["---"] + ["---:" if all(_numeric(r[i]) for r in cells[1:]) else "---" for i in range(1, len(cells[0]))]
+    return ([f"| {' | '.join(cells[0])} |", f"|{'|'.join(aligns)}|"]
+            + [f"| {' | '.join(row)} |" for row in cells[1:]] + [""])
 
+
+def frequency_lines(result: SimulationResult, paired=()) -> list[str]:
+    """Markdown: the counters, every frequency table with each row's share, and the paired tables."""
+    lines, table = [], md_table
+    if result.counters:
+        lines += ["## Counters", ""] + table(counter_rows(result.counters, "counter", result.finished))
+    for name, stats in result.frequencies:
+        lines += [f"## How often: {name}", ""] + table(counter_rows(stats, name, result.finished, share=True))
+    tables = dict(result.frequencies)
+    for first, second in paired:
+        if first in tables or second in tables:
+            lines += [f"## {first} vs {second}", ""] + table(paired_rows(result, first, second))
+    return lines
+
+
+def markdown(result: SimulationResult, title: str, game: str | None = None, readings=(), *, sweeps=(),
+             paired=(), names: list[str] | None = None) -> str:
+    """`sweeps`: (Sweep, [(setting, result)]) pairs; `paired`: (first, second) frequency tables shown side by
+    side; `names`: who sits at each seat (sides), for the sweep's columns."""
+    table = md_table
     lines = [f"# {title} — simulation report", "", "## Settings", ""] + table(settings_rows(result))
     if result.finished:
         lines += ["## Win rate by seat", "", "A win shared by k seats counts 1/k; the interval is Wilson's, at "
@@ -107,27 +164,33 @@ def markdown(result: SimulationResult, title: str, game: str | None = None, read
         lines += ["## Nominal vs simulated", "", "Nominal: expected from the data alone; simulated: what the "
                   "bots' games realised (a name `a/b` is the ratio of counters a and b over all games).", ""]
         lines += table(nominal_rows(result))
-    if result.counters:
-        lines += ["## Counters", ""] + table(counter_rows(result.counters, "counter", result.finished))
-    for name, stats in result.frequencies:
-        lines += [f"## How often: {name}", ""] + table(counter_rows(stats, name, result.finished))
+    lines += frequency_lines(result, paired)
     if readings:
         lines += ["## Readings of the rulebook: how often the other one changes the winner", "",
                   "The same seeds replayed with the other value of each parameter that settles a point the "
                   "rulebook leaves open; a game counts when both versions ended by the rules.", ""]
         lines += table(reading_rows(readings))
+    for sweep, points in sweeps:
+        lines += [f"## Sweep: win rate as a function of {sweep.label or ', '.join(sweep.parameters)}", "",
+                  "The same seeds played at each setting of " + ", ".join(f"`{p}`" for p in sweep.parameters)
+                  + ".", ""] + table(sweep_rows(sweep, points, names or seat_labels(result)))
     lines += ["## Flagged games", ""]
     lines += table(flagged_rows(result, game)) if result.flagged else ["None: every game ended by the rules.", ""]
     return "\n".join(lines)
 
 
+def seat_labels(result: SimulationResult) -> list[str]:
+    return [f"seat {i + 1}" for i in range(result.players)]
+
+
 def _numeric(cell: str) -> bool:
-    return re.fullmatch(r"[+-]?[\d.]+%?( \(\d+%\))?|—", cell) is not None
+    return re.fullmatch(r"[+-]?[\d.]+%?( \([\d.–%]+\))?|—", cell) is not None
 
 
-def write_markdown(result: SimulationResult, target, title: str, game: str | None = None, readings=()) -> None:
-    """`target`: a path (written atomically) or a text/binary file object."""
-    text = markdown(result, title, game, readings)
+def write_markdown(result: SimulationResult, target, title: str, game: str | None = None, readings=(),
+                   **sections) -> None:
+    """`target`: a path (written atomically) or a text/binary file object; `sections` as markdown()'s."""
+    text = markdown(result, title, game, readings, **sections)
     if hasattr(target, "write"):
         target.write(text.encode() if isinstance(target, (io.BufferedIOBase, io.RawIOBase)) else text)
         return
@@ -142,15 +205,19 @@ MARGIN = 40.0           # points (14 mm): inside every home printer's margins
 FLAGGED_SHOWN = 12
 
 
-def write_pdf(result: SimulationResult, target, title: str, fonts) -> int:
-    """One or two A4 pages of key numbers and charts; `target` a path (written atomically) or a binary file
-    object. Same result, same bytes. Returns the number of pages."""
+def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(), paired=(), names=None,
+              panels=None) -> int:
+    """A4 pages of key numbers and charts; `target` a path (written atomically) or a binary file object.
+    Same result, same bytes. Returns the number of pages. `sweeps`, `paired`, `names` as markdown()'s;
+    `panels`: other panels to show first (the matchup matrix)."""
     from reportlab.lib.pagesizes import A4
 
     from pipeline.render import charts
     from pipeline.render.pdf import new_canvas
 
-    pages = charts.flow(_panels(result, fonts, charts), A4, MARGIN, MARGIN + 46, MARGIN + 22)
+    shown = list(panels or ()) + _panels(result, fonts, charts) + extra_panels(result, fonts, charts, sweeps, paired,
+                                                                                names or seat_labels(result))
+    pages = charts.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
     buffer = target if hasattr(target, "write") else io.BytesIO()
     canvas = new_canvas(buffer, A4, fonts, title=f"{title} — simulation")
     for number, placed in enumerate(pages, 1):
@@ -225,4 +292,26 @@ def _panels(result: SimulationResult, fonts, charts) -> list:
         panels.append(P(min(300, 26 + 12 * len(stats)), lambda c, box, s=stats, n=name: charts.bar_chart(
             c, box, [x.name for x in s], [x.mean for x in s], None, f"How often per game: {n}", fonts,
             "{:.2f}", horizontal=True)))
+    return panels
+
+
+def extra_panels(result: SimulationResult, fonts, charts, sweeps, paired, names: list[str]) -> list:
+    """The paired tables and the sweeps (a line chart of each seat's win rate, and its table)."""
+    P, panels, tables = charts.Panel, [], dict(result.frequencies)
+    for first, second in paired:
+        if first in tables or second in tables:
+            rows = paired_rows(result, first, second)
+            panels.append(P(charts.table_height(len(rows), title="t"), lambda c, box, r=rows, a=first, b=second:
+                            charts.titled_table(c, box, r, fonts, (3, 1.4, 1.4, 1.2), f"{a} vs {b}, per game")))
+    for sweep, points in sweeps:
+        what = sweep.label or ", ".join(sweep.parameters)
+        labels = [sweep_x(sweep, setting) for setting, _ in points]
+        series = [(names[k], [r.seats[k].rate for _, r in points], [(r.seats[k].low, r.seats[k].high)
+                                                                      for _, r in points])
+                  for k in range(result.players)]
+        panels.append(P(190, lambda c, box, l=labels, s=series, w=what: charts.line_chart(
+            c, box, l, s, f"Win rate by seat as a function of {w}", fonts, top=1.0, axis_label=w)))
+        rows = sweep_rows(sweep, points, names)
+        panels.append(P(charts.table_height(len(rows), title="t"), lambda c, box, r=rows, w=what: charts.titled_table(
+            c, box, r, fonts, (1.6, 1) + (2.4,) * result.players + (1, 1), f"Sweep of {w} (same seeds)"), True))
     return panels

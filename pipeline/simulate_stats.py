@@ -107,6 +107,29 @@ class Flagged:
 
 
 @dataclass(frozen=True)
+class MatchupCell:
+    """A side's results against an opponent (None: against every other side), both seatings pooled; a
+    shared win counts 1/k, so a draw is half a win."""
+
+    side: str
+    opponent: str | None
+    games: int               # games that ended by the rules
+    wins: float
+    low: float               # 95 % Wilson interval
+    high: float
+    score_for: float | None  # mean score of the side
+    score_against: float | None
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @classmethod
+    def of(cls, side: str, opponent: str | None, games: int, wins: float, score_for=None, score_against=None):
+        return cls(side, opponent, games, wins, *wilson(wins, games), score_for, score_against)
+
+
+@dataclass(frozen=True)
 class SimulationResult:
     """Settings, every game's outcome in game order, and statistics over the games that ended by the rules
     (`finished`); flagged games (cap, stuck, error) are left out of the statistics and listed with seeds."""

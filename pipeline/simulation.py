@@ -4,7 +4,7 @@ the games) plays; pipeline/simulate_stats.py counts; pipeline/simulate_report.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline import simulate as driver
@@ -29,6 +29,8 @@ class Request:
     bots: tuple[str, ...] | None = None  # one for all seats or one per seat; None: the game's default
     workers: int = 1
     rules: tuple[tuple[str, str], ...] = ()    # `--rule NAME=VALUE` overrides
+    teams: tuple[str, ...] = ()         # `--teams A,B`: the side of each seat (Simulation.sides)
+    matchups: bool = False              # `--matchups`: every ordered pair of sides
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,8 @@ class Loaded:
 
     @property
     def source(self) -> driver.GameSource:
-        return driver.GameSource(self.request.game, str(self.request.root), load_simulation, self.request.rules)
+        return driver.GameSource(self.request.game, str(self.request.root), load_simulation,
+                                 self.request.rules)
 
 
 def load(request: Request, report: Report) -> Loaded | None:
@@ -68,7 +71,14 @@ def load(request: Request, report: Report) -> Loaded | None:
         raise
     if module.simulation is None:
         raise SimulationUsage(f"{request.game!r} has no rules engine, so there is nothing to simulate")
+    if (request.teams or request.matchups) and module.simulation.sides is None:
+        option = "--teams" if request.teams else "--matchups"
+        raise SimulationUsage(f"{request.game}: {option} needs a game that declares its sides; this one has none")
     records = load_records(module, request.root, report)
+    if records is not None and request.matchups:
+        check_matchups(module.simulation, records, request)
+    if records is not None and request.teams:
+        request = replace(request, rules=request.rules + side_rules(module.simulation, records, request), teams=())
     if records is not None and request.rules:
         try:
             records = with_rules(records, request.rules)
@@ -86,6 +96,46 @@ def load(request: Request, report: Report) -> Loaded | None:
     except ValueError as exc:
         raise SimulationUsage(f"{exc} ({request.game})") from None
     return Loaded(request, module, records, players, seats)
+
+
+def side_rules(sim: Simulation, records: Records, request: Request) -> tuple[tuple[str, str], ...]:
+    """`--teams A,B` as the rule overrides it stands for (team_north=A, team_south=B); SimulationUsage, one
+    line, for a wrong count, an unknown id or a side also set by --rule."""
+    parameters, choices = sim.sides
+    known = [str(c) for c in choices(records)]
+    if len(request.teams) != len(parameters):
+        raise SimulationUsage(f"--teams takes {len(parameters)} ids separated by commas (one per seat: "
+                              f"{', '.join(parameters)}), not {len(request.teams)}")
+    unknown = [t for t in request.teams if t not in known]
+    if unknown:
+        raise SimulationUsage(f"--teams: unknown id {unknown[0]!r} (known: {', '.join(known)})")
+    both = [name for name, _ in request.rules if name in parameters]
+    if both:
+        raise SimulationUsage(f"--teams and --rule {both[0]}=… both set {both[0]}: give one of them")
+    return tuple(zip(parameters, request.teams))
+
+
+def check_matchups(sim: Simulation, records: Records, request: Request) -> None:
+    parameters, choices = sim.sides
+    both = [name for name, _ in request.rules if name in parameters]
+    if both:
+        raise SimulationUsage(f"--matchups sets {both[0]} in every pairing: leave out --rule {both[0]}=…")
+    if len(set(map(str, choices(records)))) < len(parameters):
+        raise SimulationUsage(f"--matchups needs at least {len(parameters)} sides; the data has "
+                              f"{', '.join(map(str, choices(records))) or 'none'}")
+
+
+def sides_of(loaded: Loaded) -> dict[str, str]:
+    """The side of each seat in this run's records ({} for a game without sides)."""
+    if loaded.sim.sides is None:
+        return {}
+    values = {r.get("parameter"): str(r.get("value")) for r in loaded.records.get("rules", ())}
+    return {name: values.get(name, "?") for name in loaded.sim.sides.parameters}
+
+
+def seat_names(loaded: Loaded) -> list[str]:
+    sides = list(sides_of(loaded).values())
+    return [f"seat {i + 1}" + (f" ({sides[i]})" if i < len(sides) else "") for i in range(loaded.players)]
 
 
 def run(loaded: Loaded, progress=None) -> SimulationResult:
@@ -106,16 +156,57 @@ def readings(loaded: Loaded, result: SimulationResult, progress=None) -> list:
                                   progress, loaded.source)
 
 
-def write_reports(loaded: Loaded, result: SimulationResult, effects=()) -> list[Path]:
-    """output/<game>/simulation/report.md and report.pdf; returns their paths."""
-    from pipeline import simulate_report
+def sweeps(loaded: Loaded, result: SimulationResult, progress=None) -> list:
+    """Every rule sweep the game declares, played on the run's seeds: [(Sweep, [(setting, result)])]."""
+    request = loaded.request
+    return [(sweep, driver.sweep_results(loaded.sim, loaded.records, result, sweep, request.workers, progress,
+                                         loaded.source)) for sweep in loaded.sim.sweeps]
+
+
+def run_matchups(loaded: Loaded, progress=None):
+    """Every ordered pair of sides (both seatings), each on the same seeds; the matrix read with pandas."""
+    from itertools import permutations
+
+    from pipeline import simulate_table
+    from pipeline.simulate_matchups import Matchups
+    from pipeline.simulate_stats import summarise
+
+    request, (parameters, choices) = loaded.request, loaded.sim.sides
+    sides = tuple(dict.fromkeys(str(c) for c in choices(loaded.records)))
+    runs = tuple((ids, driver.simulate_with(loaded.sim, loaded.records, tuple(zip(parameters, ids)), request.games,
+                                            request.seed, loaded.players, loaded.seats, request.workers, progress,
+                                            source=loaded.source))
+                 for ids in permutations(sides, len(parameters)))
+    outcomes = [{**o, "index": n * request.games + o["index"]} for n, (_, r) in enumerate(runs) for o in r.outcomes]
+    pooled = summarise(outcomes, games=len(outcomes), seed=request.seed, players=loaded.players, bots=loaded.seats,
+                       max_steps=driver.DEFAULT_MAX_STEPS, nominal={})
+    frame = simulate_table.games_frame([(dict(zip(parameters, ids)), result) for ids, result in runs])
+    cells, overall = simulate_table.matchup_matrix(frame, parameters, sides)
+    return Matchups(tuple(parameters), sides, runs, pooled, cells, overall, frame)
+
+
+def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()) -> list[Path]:
+    """output/<game>/simulation/report.md, report.pdf and games.csv; returns their paths."""
+    from pipeline import simulate_report, simulate_table
     from pipeline.render.fonts import default_fonts
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation"
+    sections = dict(sweeps=swept, paired=tuple(loaded.sim.paired), names=seat_names(loaded))
     simulate_report.write_markdown(result, folder / "report.md", loaded.title, game=loaded.request.game,
-                                   readings=effects)
-    simulate_report.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts())
-    return [folder / "report.md", folder / "report.pdf"]
+                                   readings=effects, **sections)
+    simulate_report.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
+    simulate_table.write_csv(simulate_table.games_frame([(sides_of(loaded), result)]), folder / "games.csv")
+    return [folder / "report.md", folder / "report.pdf", folder / "games.csv"]
+
+
+def write_matchup_reports(loaded: Loaded, matchups) -> list[Path]:
+    """output/<game>/simulation/matchups/report.md, report.pdf and games.csv."""
+    from pipeline import simulate_matchups
+    from pipeline.render.fonts import default_fonts
+
+    folder = loaded.request.root / "output" / loaded.module.id / "simulation" / "matchups"
+    return simulate_matchups.write(matchups, folder, loaded.title, loaded.request.game, default_fonts(),
+                                   tuple(loaded.sim.paired))
 
 
 def load_simulation(game: str, root: str, rules: tuple[tuple[str, str], ...] = ()) -> tuple[Simulation, Records]:

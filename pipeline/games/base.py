@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Protocol, Sequence
 
 from pipeline.errors import Report, SourceRef
 from pipeline.schema import Column, Record, SheetSpec
@@ -136,6 +136,25 @@ class Bot(Protocol):
     def choose(self, state: GameState, rng) -> Any: ...      # an action legal for state.current_player()
 
 
+class Sides(NamedTuple):
+    """The sides a game matches (Fightball's two team decks): the rule parameters naming the side of each seat,
+    in seat order ("team_north", "team_south"), and the ids a side may take, read from the data. `pnp simulate
+    --teams A,B` sets those parameters; `--matchups` plays every ordered pair of ids."""
+
+    parameters: tuple[str, ...]
+    choices: Callable[[Records], Sequence[str]]
+
+
+class Sweep(NamedTuple):
+    """Rule parameters set together to a few settings, the same seeds played at each (Fightball's speeds
+    (40, 60), (50, 50), (60, 40)): the report shows the win rate by seat as a function of `x(setting)`."""
+
+    parameters: tuple[str, ...]
+    settings: tuple[tuple[Any, ...], ...]
+    label: str = ""                                  # what x is ("north's share of the speed")
+    x: Callable[[tuple], Any] | None = None          # a setting -> its point on the axis; None: the values
+
+
 @dataclass(frozen=True)
 class Simulation:
     """How `pnp simulate` and validation stage 6 play a game: new_game(records, players) -> a state at its
@@ -157,6 +176,13 @@ class Simulation:
     # the game's own checks of stage 6, before the seeded batch: (records, report, this record) -> None, e.g. a
     # table of game lengths compared with the length the engine plays
     play_checks: Callable[[Records, Report, "Simulation"], None] = lambda records, report, simulation: None
+    # the sides a game matches (`--teams`, `--matchups`); None: the game has no sides to choose
+    sides: Sides | None = None
+    # rule parameters whose effect on the win rate `pnp simulate` measures on the run's seeds
+    sweeps: Sequence[Sweep] = ()
+    # pairs of counter tables with the same keys shown side by side ("played", "discarded"): per card, how
+    # often each happened and the first's share of the two
+    paired: Sequence[tuple[str, str]] = ()
 
     def player_range(self, records: Records | None = None) -> tuple[int, int]:
         """Fewest and most players: from the data when the game reads them there (records given)."""

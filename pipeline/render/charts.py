@@ -221,6 +221,134 @@ def bin_counts(values: Sequence[float], bins: int | Sequence[float] = 12) -> tup
     return [f"{edges[i]:.3g}–{edges[i + 1]:.3g}" for i in range(len(counts))], counts
 
 
+# --- a matrix as a heat map, series as lines -----------------------------------------------------------------
+
+COOL = (0.36, 0.52, 0.70)       # below the centre value (FILL's blue)
+WARM = (0.86, 0.50, 0.22)       # above it: blue/orange stays apart for colour-blind readers
+SERIES = (FILL, WARM, MUTED, (0.35, 0.60, 0.35))
+MARKERS = ("circle", "square", "triangle", "diamond")
+
+
+def heat_colour(value: float, low: float, centre: float, high: float) -> tuple[tuple[float, ...], bool]:
+    """The fill of a value (white at `centre`, deeper towards `low` or `high`) and whether text on it reads
+    better in white."""
+    side, end = (COOL, low) if value < centre else (WARM, high)
+    strength = min(1.0, abs(value - centre) / (abs(end - centre) or 1.0))
+    fill = tuple(1 - (1 - c) * strength for c in side)
+    return fill, strength > 0.75
+
+
+def heat_map(canvas, box: Box, rows: Sequence[str], columns: Sequence[str],
+             cells: Sequence[Sequence[Sequence[str] | None]], values: Sequence[Sequence[float | None]],
+             title: str = "", fonts: FontSet | None = None, *, low: float = 0.0, centre: float = 0.5,
+             high: float = 1.0, corner: str = "", note: str = "") -> None:
+    """A matrix of cells, each printing its own text lines (the value first, so colour never carries it
+    alone), filled by its value: white at `centre`, blue towards `low`, orange towards `high`. A cell of
+    None (nothing to show, like a team against itself) is grey with a dash. `note` goes under the grid."""
+    fonts = fonts or default_fonts()
+    x, y, w, h = box
+    font, bold = fonts.name("body"), fonts.bold("body")
+    top = _title(canvas, box, title, fonts)
+    bottom = y + (LABEL_SIZE + 2 * PAD if note else 0)
+    head = max((_width(r, bold, LABEL_SIZE) for r in (*rows, corner)), default=0) + 2 * PAD
+    head = min(head, w * 0.3)
+    cell_w = (w - head) / max(1, len(columns))
+    cell_h = min(34.0, (top - bottom) / (len(rows) + 1))
+    canvas.setFillColorRGB(*GRID)
+    canvas.rect(x, top - cell_h, w, cell_h, stroke=0, fill=1)
+    text(canvas, x + PAD, top - cell_h * 0.6, corner, font, LABEL_SIZE, room=head - 2 * PAD, colour=MUTED)
+    for j, column in enumerate(columns):
+        text(canvas, x + head + cell_w * (j + 0.5), top - cell_h * 0.6, column, bold, LABEL_SIZE, "centre",
+             room=cell_w - 2 * PAD)
+    for i, row in enumerate(rows):
+        y0 = top - cell_h * (i + 2)
+        text(canvas, x + PAD, y0 + cell_h / 2 - LABEL_SIZE * 0.35, row, bold, LABEL_SIZE, room=head - 2 * PAD)
+        for j in range(len(columns)):
+            lines, value = cells[i][j], values[i][j]
+            fill, light = heat_colour(value, low, centre, high) if value is not None else (STRIPE, False)
+            x0 = x + head + cell_w * j
+            canvas.setFillColorRGB(*fill)
+            canvas.setStrokeColorRGB(1, 1, 1)
+            canvas.setLineWidth(1.0)
+            canvas.rect(x0, y0, cell_w, cell_h, stroke=1, fill=1)
+            lines = lines or ["—"]
+            ink = (1, 1, 1) if light else INK
+            first = y0 + cell_h / 2 + (len(lines) - 1) * (LABEL_SIZE * 0.6) - LABEL_SIZE * 0.35
+            for k, line in enumerate(lines):
+                text(canvas, x0 + cell_w / 2, first - k * LABEL_SIZE * 1.2, line, bold if k == 0 else font,
+                     LABEL_SIZE + (1 if k == 0 else -0.5), "centre", room=cell_w - 2 * PAD,
+                     colour=ink if value is not None else MUTED)
+    if note:
+        text(canvas, x, y, note, font, LABEL_SIZE - 0.5, room=w, colour=MUTED)
+
+
+def line_chart(canvas, box: Box, labels: Sequence[str],
+               series: Sequence[tuple[str, Sequence[float], Sequence[tuple[float, float]] | None]],
+               title: str = "", fonts: FontSet | None = None, value_format: str = "{:.2f}", *,
+               top: float | None = None, axis_label: str = "") -> None:
+    """Series of values over the same categories (a rule's settings): one line each, with a marker shape of
+    its own, its name in the legend, its values printed at the points and (low, high) whiskers if given."""
+    fonts = fonts or default_fonts()
+    x, y, w, h = box
+    font = fonts.name("body")
+    plot_top = _title(canvas, box, title, fonts)
+    legend_x = x
+    for k, (name, _, _) in enumerate(series):                   # the legend, under the title
+        _marker(canvas, legend_x + 3, plot_top - 3, k)
+        room = _width(name, font, LABEL_SIZE) + 14
+        text(canvas, legend_x + 9, plot_top - 3 - LABEL_SIZE * 0.35, name, font, LABEL_SIZE, room=w - legend_x + x)
+        legend_x += room
+    plot_top -= LABEL_SIZE + 2 * PAD
+    peak = top if top is not None else max((max(v for v in values) for _, values, _ in series if values),
+                                           default=1.0) or 1.0
+    left = x + _axis_width(fonts, peak, False)
+    bottom = y + LABEL_SIZE + 2 * PAD + (LABEL_SIZE + PAD if axis_label else 0)
+    y_of = _value_axis(canvas, fonts, left, bottom, x + w - left, plot_top - bottom - LABEL_SIZE, peak, False)
+    slot = (x + w - left) / max(1, len(labels))
+    x_of = [left + slot * (i + 0.5) for i in range(len(labels))]
+    for i, label in enumerate(labels):
+        text(canvas, x_of[i], bottom - LABEL_SIZE - PAD, str(label), font, LABEL_SIZE, "centre", room=slot - 2)
+    if axis_label:
+        text(canvas, left + (x + w - left) / 2, y, axis_label, font, LABEL_SIZE, "centre", room=x + w - left,
+             colour=MUTED)
+    for k, (name, values, errors) in enumerate(series):
+        colour = SERIES[k % len(SERIES)]
+        canvas.setStrokeColorRGB(*colour)
+        canvas.setLineWidth(1.2)
+        canvas.setDash(*(() if k == 0 else ((3, 2),)))
+        canvas.lines([(x_of[i], y_of(values[i]), x_of[i + 1], y_of(values[i + 1])) for i in range(len(values) - 1)])
+        canvas.setDash()
+        for i, value in enumerate(values):
+            if errors:
+                _whisker(canvas, x_of[i] + (k - (len(series) - 1) / 2) * 4, y_of(errors[i][0]), y_of(errors[i][1]),
+                         2.5, vertical=True)
+            _marker(canvas, x_of[i], y_of(value), k)
+            offset = (PAD + 2) if k % 2 == 0 else -(PAD + 2 + LABEL_SIZE * 0.7)
+            text(canvas, x_of[i] + 5, y_of(value) + offset, value_format.format(value), font, LABEL_SIZE,
+                 colour=INK)
+    _baseline(canvas, left, bottom, x + w, bottom)
+
+
+def _marker(canvas, cx: float, cy: float, k: int, r: float = 2.6) -> None:
+    canvas.setFillColorRGB(*SERIES[k % len(SERIES)])
+    canvas.setStrokeColorRGB(*INK)
+    canvas.setLineWidth(0.5)
+    shape = MARKERS[k % len(MARKERS)]
+    if shape == "circle":
+        canvas.circle(cx, cy, r, stroke=1, fill=1)
+    elif shape == "square":
+        canvas.rect(cx - r, cy - r, 2 * r, 2 * r, stroke=1, fill=1)
+    else:
+        points = ([(cx, cy + r * 1.2), (cx - r * 1.1, cy - r), (cx + r * 1.1, cy - r)] if shape == "triangle"
+                  else [(cx, cy + r * 1.3), (cx - r, cy), (cx, cy - r * 1.3), (cx + r, cy)])
+        path = canvas.beginPath()
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        path.close()
+        canvas.drawPath(path, stroke=1, fill=1)
+
+
 def table(canvas, x: float, top: float, widths: Sequence[float], rows: Sequence[Sequence[str]],
           fonts: FontSet, size: float = 7.5, aligns: str = "", header: bool = True) -> float:
     """Rows of text in columns (`aligns`: one of l/r/c per column, default left then right); every other row
