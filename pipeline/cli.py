@@ -189,7 +189,11 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
              workers: int = typer.Option(1, min=1, max=64, help="Processes that play games side by side."),
              replay: Optional[int] = typer.Option(None, min=0, help="Play exactly the game with this game seed."),
              rule: Optional[list[str]] = typer.Option(None, help="Change a rule parameter for this run, "
-                                                               "NAME=VALUE (repeatable), e.g. mode=duel.")
+                                                               "NAME=VALUE (repeatable), e.g. mode=duel."),
+             teams: Optional[str] = typer.Option(None, help="The side of each seat, A,B (a game with sides: "
+                                                             "the same as --rule team_north=A --rule team_south=B)."),
+             matchups: bool = typer.Option(False, help="Play every ordered pair of sides on the same seeds and "
+                                                       "print the matchup matrix.")
              ) -> None:
     """Play complete games with bots: win rate by seat, scores, length; writes output/<game>/simulation/."""
     from rich.text import Text
@@ -197,9 +201,12 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     from pipeline import simulate_report as report_of
     from pipeline import simulation
 
+    if matchups and (teams or replay is not None):
+        _usage(f"--matchups plays every pairing: it does not take {'--teams' if teams else '--replay'}")
     request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
                                  tuple(b.strip() for b in bots.split(",")) if bots else None, workers,
-                                 _rule_overrides(rule or []))
+                                 _rule_overrides(rule or []),
+                                 tuple(t.strip() for t in teams.split(",")) if teams is not None else (), matchups)
     report = Report()
     try:
         loaded = simulation.load(request, report)
@@ -213,6 +220,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         result = simulation.replay(loaded, replay)
         _show_replay(loaded, result, replay)
         raise typer.Exit(0 if result.ok else 1)
+    if matchups:
+        _simulate_matchups(loaded)
     with _progress() as progress:
         result = simulation.run(loaded, progress)
     out(f"[bold]{loaded.title}[/bold]: {games} games, seed {seed}, {loaded.players} players; "
@@ -230,13 +239,42 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     with _progress() as progress:
         effects = simulation.readings(loaded, result, progress)
     _show(report_of.reading_rows(effects), "Readings of the rulebook: how often the other one changes the winner")
+    with _progress() as progress:
+        swept = simulation.sweeps(loaded, result, progress)
+    names = simulation.seat_names(loaded)
+    for sweep, points in swept:
+        _show(report_of.sweep_rows(sweep, points, names),
+              f"Sweep: win rate as a function of {sweep.label or ', '.join(sweep.parameters)} (same seeds)")
+    _written(loaded, lambda: simulation.write_reports(loaded, result, effects, swept))
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def _simulate_matchups(loaded) -> None:
+    """`--matchups`: every pairing, the matrix on stdout, the reports under simulation/matchups/."""
+    from pipeline import simulate_matchups, simulation
+
+    with _progress() as progress:
+        found = simulation.run_matchups(loaded, progress)
+    pooled = found.pooled
+    out(f"[bold]{loaded.title}[/bold]: {len(found.runs)} pairings × {loaded.request.games} games, seed "
+        f"{loaded.request.seed}; {pooled.finished} of {pooled.games} finished by the rules")
+    _show(simulate_matchups.matrix_rows(found, "\n"), "Matchup matrix: win rate of the row against the column (seatings "
+          "pooled, a draw counts half; 95 % Wilson interval)")
+    _show(simulate_matchups.side_rows(found), "Each side against all")
+    if pooled.flagged:
+        shown = simulate_matchups.flagged_rows(found, loaded.request.game)[:11]
+        _show(shown, f"Flagged games: {len(pooled.flagged)} (first {len(shown) - 1} shown)")
+    _written(loaded, lambda: simulation.write_matchup_reports(loaded, found))
+    raise typer.Exit(0 if pooled.ok else 1)
+
+
+def _written(loaded, write) -> None:
     from pipeline.render.pdf import credits
 
     with credits(loaded.module.credited_author, loaded.module.keywords):     # the PDF's Author and Keywords
-        written = simulation.write_reports(loaded, result, effects)
+        written = write()
     for path in written:
         print(f"wrote {path.relative_to(PROJECT_ROOT)}")
-    raise typer.Exit(0 if result.ok else 1)
 
 
 def _show(rows: list[list[str]], title: str) -> None:
