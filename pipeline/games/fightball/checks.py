@@ -72,7 +72,7 @@ def check_rows(records: Records, report: Report) -> None:
         _reference(rec, "effect", effects, "effects", report)
         ops_of[rec["effect"]].append(rec)
         op, phase = rec["op"], rec["phase"]
-        if op is None:
+        if op not in OP_PHASES:            # empty or refused at stage 2
             continue
         if phase is not None and phase != OP_PHASES[op]:
             report.error(rec.at("phase"), f"{op} acts in phase {OP_PHASES[op]}, not {phase} (§3.3)", "phase")
@@ -136,7 +136,7 @@ def _check_seed_counts(records: Records, report: Report) -> None:
     """Balls 3/3/3, one BUZZ, field cards 5 blue, 3 red, 4 green for every team (§1.1, the seed)."""
     for team in records["teams"]:
         for column, expected in SEED_COUNTS.items():
-            if team[column] != expected:
+            if team[column] is not None and team[column] != expected:
                 report.error(team.at(column), f"{team['id']}: {column} is {team[column]}, the rulebook fixes "
                                               f"{expected} for every team (§1.1)", "rulebook")
 
@@ -172,7 +172,7 @@ def best_colours(values: dict[str, int]) -> list[str]:
 def _check_shot_colours(records: Records, report: Report) -> None:
     """SHOT is printed in the colour of the card's highest value (FB-A12)."""
     for rec in records["shots"]:
-        values = {c: rec[f"shot_{c}"] for c in COLOURS}
+        values = {c: rec[f"shot_{c}"] or 0 for c in COLOURS}
         best = best_colours(values)
         if rec["text_colour"] not in best:
             shown = "/".join(f"{c} {values[c]}" for c in COLOURS)
@@ -185,8 +185,8 @@ def best_play(players: list[Record], shots: list[Record], colour: str, params: d
     attacker there, a ball of that colour, its best Shot card there (None without players or shots)."""
     if not players or not shots:
         return None
-    return (max(p[f"atk_{colour}"] for p in players) + params["ball_match_bonus"]
-            + max(s[f"shot_{colour}"] for s in shots))
+    return (max(p[f"atk_{colour}"] or 0 for p in players) + params["ball_match_bonus"]
+            + max(s[f"shot_{colour}"] or 0 for s in shots))
 
 
 def _check_scoring(records: Records, params: dict, report: Report) -> None:
@@ -197,8 +197,8 @@ def _check_scoring(records: Records, params: dict, report: Report) -> None:
         for colour in COLOURS:
             total = best_play(players[tid], shots[tid], colour, params)
             if total is not None and total < params["threshold"]:
-                atk = max(p[f"atk_{colour}"] for p in players[tid])
-                shot = max(s[f"shot_{colour}"] for s in shots[tid])
+                atk = max(p[f"atk_{colour}"] or 0 for p in players[tid])
+                shot = max(s[f"shot_{colour}"] or 0 for s in shots[tid])
                 report.error(team.at("id"), f"team {tid} can never score on {COLOUR_NAMES[colour]}: its best "
                              f"attack {atk} + matching ball {params['ball_match_bonus']} + its best Shot card {shot} "
                              f"= {total}, below the threshold {params['threshold']}", "scoring")
@@ -243,7 +243,8 @@ def summary(records: Records) -> list[str]:
         tid = team["id"]
         cards = deck(records, team)
         mine = [p for p in players[tid] for _ in range(p["copies"] or 0)]     # means over the printed cards
-        means = " ".join(f"{c} {sum(p[f'atk_{c}'] for p in mine) / len(mine):.1f}" for c in COLOURS) if mine else "-"
+        means = " ".join(f"{c} {sum(p[f'atk_{c}'] or 0 for p in mine) / len(mine):.1f}"
+                         for c in COLOURS) if mine else "-"
         best = " ".join(f"{c} {best_play(players[tid], shots[tid], c, params)}" for c in COLOURS)
         spells = ", ".join(f"{e['name']} ×{e['copies']}" for e in effects[tid]) or "none"
         lines.append(f"{team['name']} ({tid}): {sum(cards.values())} cards ({cards['players']} players, "
