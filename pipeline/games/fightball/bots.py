@@ -1,19 +1,58 @@
-"""TEMPLATE: players. A bot is a class made per seat with choose(state, rng) -> action; it reads the state's
-public attributes and draws randomness only from the rng it is given."""
+"""Fightball's players (fightball.md §3.5). A bot is made per seat; choose(state, rng) reads the state's public
+attributes (every stack is face up: the scorer's Play of each cell, the live quarter score) and draws its
+randomness only from the rng it is given.
+
+The heuristic values every place its card may go and takes the best, or discards when nothing is worth it:
+open a play where attack + matching ball + its deck's mean Shot value reaches the threshold (green first),
+else defend an opponent's play where its defence is highest; a matching ball for its own play, a wrong ball
+on an opponent's matching one; a Shot card that makes its own play score or an opponent's fail, never before
+a ball; a friendly effect on its own play, a hostile one (steal, foul against the attacker, total down) on an
+opponent's. Ahead in the quarter it runs through its deck to the BUZZ (only strong cards are placed, no card
+is taken back from the discard pile); otherwise, once only the BUZZ is left, it first plays the discard pile
+while its top card is useful. With probability bot_error_pct / 100 it puts a drawn card on a random cell."""
 
 from __future__ import annotations
 
-ROLL, STEP = ("roll",), ("step",)        # the example's two actions
+from pipeline.games.fightball.engine.data import BALL, EFFECT, NOBODY, PLAYER, SHOT, legal_attack_cell
+from pipeline.games.fightball.engine.scoring import DONE, EMPTY, OPEN, play_total
+
+DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
+MARGIN = 1              # an opener needs attack + bonus + mean shot >= threshold + MARGIN
+AHEAD_BAR = 1.0         # ahead in the quarter: place a card only when it is worth more than this
+USEFUL = 0.3            # a discard-pile card is taken back when worth more than this
+
+
+def hostile(card) -> bool:
+    """An effect that hurts the play it is put on: it steals, fouls the attackers or lowers the total."""
+    for op in card.ops:
+        if op.op == "STEAL" or (op.op == "FOUL" and op.arg[1] == "attacking") or \
+                (op.op in ("ADD_TOTAL", "ADD_POINTS") and op.arg < 0) or (op.op == "SET_POINTS" and op.arg < 2):
+            return True
+    return False
 
 
 class HeuristicBot:
-    """Rolls while far from the target, steps when one step is enough."""
-
     def __init__(self, seat: int):
         self.seat = seat
 
     def choose(self, state, rng):
-        return STEP if state.positions[self.seat] >= state.target - 1 else ROLL
+        me, data = self.seat, state.data
+        card = state.hand[me]
+        ahead = state.live[me] > state.live[1 - me]
+        if card == NOBODY:
+            pile = state.discard[me]
+            if state.left[me] == 0 and pile and not ahead and best_place(state, pile[-1], me, True)[1] > USEFUL:
+                return TAKE
+            return DRAW_DECK
+        if card == data.buzz[me]:
+            return PLACE_BUZZ
+        from_deck = state.from_deck[me]
+        if from_deck and rng.random() * 100 < data.params["bot_error_pct"]:
+            return ("PLACE", rng.choice(data.cell_ids))
+        cell, value = best_place(state, card, me, not from_deck)
+        if from_deck and value <= (AHEAD_BAR if ahead else 0.0):
+            return DISCARD
+        return ("PLACE", cell)
 
 
 class RandomBot:
@@ -22,6 +61,84 @@ class RandomBot:
 
     def choose(self, state, rng):
         return rng.choice(state.legal_actions())
+
+
+def best_place(state, card: int, me: int, anywhere: bool) -> tuple[int, float]:
+    """(cell, value) of the best cell for `card`: empty cells and open plays, or every cell when `anywhere`
+    (a card from the discard pile must land somewhere). Ties go to the first cell in row-major order."""
+    data = state.data
+    c = data.cards[card]
+    best_cell, best = NOBODY, -1e9
+    plays, cells = state.plays, data.cell_at
+    for index in data.cell_ids:
+        play = plays[index]
+        status = play.status
+        if status == OPEN:
+            value = (_on_own if play.team == me else _on_theirs)(state, c, play, cells[index])
+        elif status == EMPTY:
+            value = _on_empty(state, c, me, cells[index])
+        elif not anywhere:
+            continue
+        else:
+            value = -data.rules.late if status == DONE and not play.late else -0.01     # a free dump otherwise
+        if value > best:
+            best_cell, best = index, value
+    return best_cell, best
+
+
+def _on_empty(state, c, me: int, cell) -> float:
+    if c.kind != PLAYER or not legal_attack_cell(cell, me):
+        return -cell.points                                             # a false start
+    data = state.data
+    rules = data.rules
+    estimate = c.attack[cell.colour] + rules.bonus + data.mean_shot[me][cell.colour]
+    if estimate < rules.threshold + MARGIN:
+        return -0.5
+    return cell.points * 0.5 + (estimate - rules.threshold) * 0.05
+
+
+def _on_own(state, c, play, cell) -> float:
+    data = state.data
+    cards, rules, colour = data.cards, data.rules, cell.colour
+    kind = c.kind
+    if kind == SHOT:
+        if play.ball == NOBODY:
+            return -rules.hurried - 0.5
+        return cell.points + 1.0 if play_total(play, cell, rules, cards, c.index) >= rules.threshold else -0.5
+    if kind == BALL:
+        matching = c.ball == colour
+        if play.ball == NOBODY:
+            return 1.0 if matching else 0.6
+        return 0.9 if matching and cards[play.ball].ball != colour else -0.2
+    if kind == EFFECT:
+        return -1.0 if hostile(c) else 0.5
+    # a player of the attacking team: the same name is ignored, another one restarts the play
+    if c.name == cards[play.attacker].name:
+        return -0.1
+    mean = data.mean_shot[play.team][colour]
+    blocked = play_total(play, cell, rules, cards) + mean + (0 if play.ball != NOBODY else rules.bonus)
+    fresh = c.attack[colour] + rules.bonus + mean
+    return 0.8 if blocked < rules.threshold <= fresh - MARGIN else -0.5
+
+
+def _on_theirs(state, c, play, cell) -> float:
+    data = state.data
+    cards, rules, colour = data.cards, data.rules, cell.colour
+    kind = c.kind
+    if kind == SHOT:
+        if play.ball == NOBODY:
+            return -rules.hurried - 0.5
+        return cell.points + 0.5 if play_total(play, cell, rules, cards, c.index) < rules.threshold else -3.0
+    if kind == BALL:
+        if play.ball != NOBODY and cards[play.ball].ball == colour and c.ball != colour:
+            return 0.7
+        return -0.5
+    if kind == EFFECT:
+        return 0.6 if hostile(c) else -1.0
+    defence = c.defence[colour]
+    if defence <= 0 or any(cards[d].name == c.name for _, d in play.defenders):
+        return -0.1
+    return 0.3 + 0.1 * defence
 
 
 BOTS = {"heuristic": HeuristicBot, "random": RandomBot}

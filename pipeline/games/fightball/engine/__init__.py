@@ -1,91 +1,254 @@
-"""TEMPLATE: the pure rules (standard library only; tests/test_engine_purity.py checks it), on the one engine
-base (pipeline/games/engine_base.py): the base owns the public interface (legal_actions, apply_action,
-is_terminal, returns, clone, snapshot); the game brings its phase tables and a few hooks.
+"""Fightball's reference rules engine (shared/games/fightball.md §2, §3.4): the real-time fast round as a race
+on the engine base, then the scoring round of every stack (engine/scoring.py), four quarters.
 
-The phase-table idiom: `phase` names the current kind of decision; LEGAL maps a decision phase to the
-function that lists its actions, HANDLERS to {tag: handler}, so a rule lives in one handler and apply_action
-never grows a chain of ifs. A handler refuses an action that is not legal with ValueError before changing
-anything. Chance is data: the driver samples chance_outcomes() and applies the outcome like an action.
+Pure and OpenSpiel-shaped: the engine never draws a random number. Each step of a fast round is a chance node
+"who acts next" (north with speed_north / (north + south)); that coach takes one action. Drawing from the deck
+is a chance node too: uniform over the deck's remaining non-BUZZ cards (copies of a kind merged into one
+outcome, the card id), the BUZZ only when it is the last card (applied at once, a single outcome).
 
-The example: a dice race. On its turn a seat steps 1 or rolls a die (a chance phase); the game ends after the
-round in which someone reached the target (end_rule after_round) or at once (at_once)."""
+    data = GameData.from_rows(teams, players, shots, effects, effect_ops, params)
+    state = new_game(data)                     # at its first "who acts next" node
+    while not state.is_terminal(): state.apply_action(<a bot's choice or a sampled outcome>)
+    state.outcome()
+
+Actions, in the order legal_actions lists them: empty hand ("DRAW_DECK",), ("TAKE_DISCARD_TOP",) (own discard
+pile not empty); holding a card ("PLACE", cell) for the 24 cells in row-major order (cell = row * 5 + col),
+then ("DISCARD",) (a card drawn from the deck only); holding the BUZZ only ("PLACE_BUZZ",), which ends the
+fast round at once: the card the other coach holds goes nowhere (FB-A7, FB-A16, FB-A17).
+
+Public state for bots and tests: hand, from_deck, discard, left (non-BUZZ cards in each deck), stacks[cell]
+[(card, placed_by), …], plays[cell] (the scorer's Play of that stack), awards[cell], live (each coach's
+points if the quarter ended now), log (cells in placement order: the `seq`), last_stacks (the stacks of the
+quarter scored last), quarter_scores. Seats: 0 north, 1 south."""
 
 from __future__ import annotations
 
-from pipeline.games._template.engine.data import PARAMETERS
-from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState, check_typed_params
+from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
+from pipeline.games.fightball.engine.cards import GameData
+from pipeline.games.fightball.engine.data import BUZZ, COLOURS, NOBODY, SEATS
+from pipeline.games.fightball.engine.scoring import (
+    EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack, finish, step,
+)
 
-DECIDE, ROLLING, OVER = "decide", "rolling", "over"
-FACES = (1, 2, 3, 4, 5, 6)
+__all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "evaluate_stack"]
+
+WHO, ACT, DRAW, OVER = range(4)
+PHASE_NAMES = ("who_acts", "act", "draw", "over")
+DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
+_NO_AWARDS = ()
 
 
 class State(PhaseState):
-    __slots__ = ("params", "n", "target", "max_rounds", "positions", "seat", "round", "turns", "phase",
-                 "end_reason", "cap")
-    SHARED = ("params",)
+    """One position of a game. Attributes are public for bots and tests; change them only through actions."""
 
-    def __init__(self, params: dict, players: int):
-        check_typed_params(PARAMETERS, params)
-        self.params, self.n = dict(params), players
-        self.target, self.max_rounds = params["target"], params["max_rounds"]
-        self.positions, self.seat, self.round, self.turns = [0] * players, 0, 1, 0
-        self.phase, self.end_reason, self.cap = DECIDE, None, None
+    __slots__ = ("data", "prm", "n", "phase", "actor", "quarter", "scores", "quarter_scores", "hand", "from_deck",
+                 "counts", "left", "discard", "stacks", "plays", "awards", "live", "log", "last_stacks",
+                 "counters", "turns", "end_reason", "who")
 
-    # --- who acts, what chance does, who won -------------------------------------------------------------
+    def __init__(self, data: GameData):
+        self.data, self.prm, self.n = data, data.params, 2
+        north, south = self.prm["speed_north"], self.prm["speed_south"]
+        self.who = ((0, north / (north + south)), (1, south / (north + south)))
+        self.quarter, self.scores, self.quarter_scores, self.turns = 0, [0, 0], [], 0
+        self.counters, self.end_reason, self.last_stacks = {}, None, None
+        self._start_quarter()
+
+    # --- the engine interface (legal_actions, apply_action, returns, clone: engine_base.PhaseState) ---------
+
     def current_player(self) -> int:
-        return {DECIDE: self.seat, ROLLING: CHANCE}.get(self.phase, TERMINAL)
+        phase = self.phase
+        return self.actor if phase == ACT else TERMINAL if phase == OVER else CHANCE
 
     def chance_outcomes(self) -> list:
-        return [(face, 1 / len(FACES)) for face in FACES] if self.phase == ROLLING else []
+        if self.phase == WHO:
+            return list(self.who)
+        if self.phase != DRAW:
+            return []
+        seat = self.actor
+        left = self.left[seat]
+        if left == 0:
+            return [(self.data.cards[self.data.buzz[seat]].id, 1.0)]
+        cards = self.data.cards
+        return [(cards[card].id, n / left) for (card, _), n in zip(self.data.deck[seat], self.counts[seat]) if n]
 
-    def winners(self) -> list[int]:
-        best = max(self.positions)
-        return [seat for seat, position in enumerate(self.positions) if position == best]
-
-    def outcome(self) -> dict:
-        return {"scores": list(self.positions), "rounds": self.round, "turns": self.turns,
-                "end_reason": self.end_reason, "cap": self.cap, "counters": {}}
-
-    def __str__(self) -> str:
-        return f"dice race: round {self.round}, phase {self.phase}, seat {self.seat}, positions {self.positions}"
-
-    # --- handlers ---------------------------------------------------------------------------------------
-    def _roll(self, seat: int, action: tuple) -> None:
-        self.phase = ROLLING
-
-    def _step(self, seat: int, action: tuple) -> None:
-        self._move(1)
-
-    def _apply_chance(self, face) -> None:
-        if face not in FACES:
-            raise ValueError(f"{face!r} is not a face of the die")
-        self.phase = DECIDE
-        self._move(face)
+    def _apply_chance(self, outcome) -> None:
+        if self.phase == WHO:
+            if type(outcome) is not int or outcome not in (0, 1):
+                raise ValueError(f"{outcome!r} is not a seat (0 north, 1 south)")
+            self.actor, self.phase = outcome, ACT
+            return
+        if self.phase != DRAW:
+            raise ValueError(f"{outcome!r}: no chance acts in phase {PHASE_NAMES[self.phase]}")
+        seat, data = self.actor, self.data
+        card = data.index.get(outcome) if type(outcome) is str else None
+        if self.left[seat] == 0:
+            if card != data.buzz[seat]:
+                raise ValueError(f"{outcome!r}: only the BUZZ is left in {SEATS[seat]}'s deck")
+        else:
+            j = data.deck_pos[seat].get(card)
+            if j is None or not self.counts[seat][j]:
+                raise ValueError(f"{outcome!r} is not a card left in {SEATS[seat]}'s deck (the BUZZ comes last)")
+            self.counts[seat][j] -= 1
+            self.left[seat] -= 1
+        self.hand[seat], self.from_deck[seat], self.phase = card, True, WHO
 
     def _settle(self) -> None:
-        """Chance phases with a single outcome would be applied here; the die always has six."""
+        if self.phase == DRAW and self.left[self.actor] == 0:
+            self._apply_chance(self.data.cards[self.data.buzz[self.actor]].id)
 
-    def _move(self, amount: int) -> None:
-        self.positions[self.seat] += amount
-        self.turns += 1
-        if self.params["end_rule"] == "at_once" and self.positions[self.seat] >= self.target:
-            self.phase, self.end_reason = OVER, "target"
+    def _after_step(self, phase, tag) -> None:
+        if tag is not None:
+            self.turns += 1
+        if self.phase == DRAW and self.left[self.actor] == 0:
+            self._settle()
+
+    def winners(self) -> list[int]:
+        north, south = self.scores
+        return [0] if north > south else [1] if south > north else [0, 1]
+
+    def outcome(self) -> dict:
+        return {"scores": list(self.scores), "rounds": self.quarter, "turns": self.turns,
+                "end_reason": self.end_reason, "cap": None, "counters": dict(self.counters),
+                "quarters": [list(q) for q in self.quarter_scores]}
+
+    # --- handlers -----------------------------------------------------------------------------------------
+
+    def _draw(self, seat: int, action: tuple) -> None:
+        if self.hand[seat] != NOBODY or len(action) != 1:
+            raise ValueError(f"{action!r}: {SEATS[seat]} already holds a card" if len(action) == 1 else
+                             f"{action!r} takes no argument")
+        self.phase = DRAW
+
+    def _take(self, seat: int, action: tuple) -> None:
+        if self.hand[seat] != NOBODY or not self.discard[seat] or len(action) != 1:
+            raise ValueError(f"{action!r}: {SEATS[seat]} holds a card or has an empty discard pile")
+        self.hand[seat], self.from_deck[seat], self.phase = self.discard[seat].pop(), False, WHO
+
+    def _place(self, seat: int, action: tuple) -> None:
+        card = self.hand[seat]
+        cell = action[1] if len(action) == 2 else None
+        where = self.data.cell_at[cell] if type(cell) is int and 0 <= cell < 25 else None
+        if card == NOBODY or card == self.data.buzz[seat] or where is None:
+            raise ValueError(f"{action!r}: {SEATS[seat]} holds no card to place there (the BUZZ goes to the "
+                             f"centre; cells are row * 5 + col, the centre excepted)")
+        self.stacks[cell].append((card, seat))
+        self.log.append(cell)
+        data = self.data
+        play = self.plays[cell] = step(self.plays[cell], card, seat, where, data.rules, data.cards)
+        old, new = self.awards[cell], (finish(play, where, data.rules, data.cards, data.move_points)
+                                       if play.fouls or play.shot != NOBODY else _NO_AWARDS)
+        if old or new:
+            live = self.live
+            for coach, points, _ in old:
+                live[coach] -= points
+            for coach, points, _ in new:
+                live[coach] += points
+            self.awards[cell] = new
+        self.hand[seat], self.phase = NOBODY, WHO
+        self._count(data.played_key[card])
+
+    def _discard(self, seat: int, action: tuple) -> None:
+        card = self.hand[seat]
+        if card == NOBODY or not self.from_deck[seat] or card == self.data.buzz[seat] or len(action) != 1:
+            raise ValueError(f"{action!r}: only a card drawn from the deck may be discarded (never the BUZZ)")
+        self.discard[seat].append(card)
+        self.hand[seat], self.phase = NOBODY, WHO
+        self._count(self.data.discarded_key[card])
+
+    def _place_buzz(self, seat: int, action: tuple) -> None:
+        if self.hand[seat] != self.data.buzz[seat] or len(action) != 1:
+            raise ValueError(f"{action!r}: {SEATS[seat]} does not hold their BUZZ")
+        self.hand[seat] = NOBODY
+        self._count(f"buzz:{SEATS[seat]}")
+        self._score_quarter()
+
+    # --- quarters -----------------------------------------------------------------------------------------
+
+    def _start_quarter(self) -> None:
+        """Every card back to its owner's deck, shuffled (the draws are chance), the BUZZ at the bottom."""
+        data = self.data
+        self.quarter += 1
+        self.counts = [[n for _, n in deck] for deck in data.deck]
+        self.left = list(data.size)
+        self.hand, self.from_deck, self.discard = [NOBODY, NOBODY], [False, False], [[], []]
+        self.stacks = [[] for _ in range(25)]
+        self.plays = [EMPTY_PLAY] * 25
+        self.awards = [_NO_AWARDS] * 25
+        self.live, self.log, self.actor, self.phase = [0, 0], [], NOBODY, WHO
+
+    def _score_quarter(self) -> None:
+        """§2.8: every cell's awards (kept up to date as cards landed: finish of its Play), counted by source."""
+        data, points = self.data, [0, 0]
+        for cell in data.cells:
+            play = self.plays[cell.index]
+            if play.status == EMPTY:
+                continue
+            for coach, pts, kind in self.awards[cell.index]:
+                points[coach] += pts
+                self._count(f"points:{kind}_{COLOURS[cell.colour]}" if kind == PLAY else f"points:{kind}", pts)
+            for card, seat, gain in effect_gains(play, cell, data.rules, data.cards, data.move_points):
+                self._count(data.effect_key[card], gain)
+        self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
+        self.quarter_scores.append(points)
+        self.last_stacks = self.stacks
+        regular, played = self.prm["quarters"], self.quarter
+        tied = self.scores[0] == self.scores[1]
+        if played < regular or (tied and self.prm["tie_rule"] == "overtime"
+                                and played < regular + self.prm["overtime_quarters"]):
+            self._start_quarter()
             return
-        self.seat = (self.seat + 1) % self.n
-        if self.seat:
-            return
-        if max(self.positions) >= self.target:
-            self.phase, self.end_reason = OVER, "target"
-        elif self.round >= self.max_rounds:
-            self.phase, self.end_reason, self.cap = OVER, "cap", "max_rounds"
-        else:
-            self.round += 1
+        overtime = played > regular
+        self.end_reason = ("overtime_draw" if overtime else "draw") if tied else "overtime" if overtime else "final"
+        self.phase, self.actor = OVER, NOBODY
+
+    def _count(self, name: str, k: int = 1) -> None:
+        self.counters[name] = self.counters.get(name, 0) + k
+
+    # --- reading ------------------------------------------------------------------------------------------
+
+    def stack_ids(self, cell: int, stacks=None) -> list:
+        """[(card id, placed_by), …] bottom first, of this quarter's stacks (or of `stacks`)."""
+        cards = self.data.cards
+        return [(cards[card].id, seat) for card, seat in (stacks or self.stacks)[cell]]
+
+    def open_plays(self) -> list[int]:
+        return [cell for cell in self.data.cell_ids if self.plays[cell].status == OPEN]
+
+    def __str__(self) -> str:
+        cards = self.data.cards
+        lines = [f"Fightball: quarter {self.quarter}, phase {PHASE_NAMES[self.phase]}, actor {self.actor}, "
+                 f"scores {self.scores}, live {self.live}, turns {self.turns}"]
+        for seat in range(2):
+            held = cards[self.hand[seat]].id if self.hand[seat] != NOBODY else "-"
+            top = cards[self.discard[seat][-1]].id if self.discard[seat] else "-"
+            lines.append(f"{SEATS[seat]}: holds {held} ({'deck' if self.from_deck[seat] else 'discard'}), deck "
+                         f"{self.left[seat]} + BUZZ, discard {len(self.discard[seat])} (top {top})")
+        for cell in self.data.cell_ids:
+            if self.stacks[cell]:
+                lines.append(f"  cell {cell}: {self.stack_ids(cell)} -> {list(self.awards[cell])}")
+        return "\n".join(lines)
 
 
-State.LEGAL = {DECIDE: lambda state, seat: [("roll",), ("step",)]}
-State.HANDLERS = {DECIDE: {"roll": State._roll, "step": State._step}, OVER: {}}
-State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset({ROLLING}), OVER, {DECIDE: DECIDE, OVER: OVER}
+def _legal(state: State, seat: int) -> list:
+    card = state.hand[seat]
+    if card == NOBODY:
+        return [DRAW_DECK, TAKE] if state.discard[seat] else [DRAW_DECK]
+    data = state.data
+    if card == data.buzz[seat]:
+        return [PLACE_BUZZ]
+    places = [("PLACE", cell) for cell in data.cell_ids]
+    return places + [DISCARD] if state.from_deck[seat] else places
 
 
-def new_game(params: dict, players: int) -> State:
-    return State(params, players)
+State.LEGAL = {ACT: _legal}
+State.HANDLERS = {ACT: {"DRAW_DECK": State._draw, "TAKE_DISCARD_TOP": State._take, "PLACE": State._place,
+                        "DISCARD": State._discard, "PLACE_BUZZ": State._place_buzz},
+                  WHO: {}, DRAW: {}, OVER: {}}
+State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset({WHO, DRAW}), OVER, PHASE_NAMES
+
+
+def new_game(data: GameData, players: int = 2) -> State:
+    """A game at its first "who acts next" node; Fightball is for two coaches exactly."""
+    if players != 2:
+        raise ValueError(f"Fightball is played by 2 coaches, not {players}")
+    return State(data)
