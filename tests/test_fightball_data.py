@@ -311,3 +311,21 @@ def test_checks_never_raise_on_blank_cells(records):
     checks.check_rows(hollow, report)
     checks.check_rules(hollow, report)
     assert checks.summary(hollow) and report.errors              # e.g. the blanked players' teams lost their rows
+
+
+def test_shipped_workbook_has_the_designer_comforts():
+    """Written by pipeline/workbook.py: every header documented, every enum a dropdown, the header frozen."""
+    import openpyxl
+
+    from pipeline.games.fightball import schema
+    from pipeline.workbook import column_note
+
+    book = openpyxl.load_workbook(ROOT / BOOK)
+    for spec in (schema.TEAMS, schema.PLAYERS, schema.SHOTS, schema.EFFECTS, schema.EFFECT_OPS):
+        ws = book[spec.name]
+        assert [c.value for c in ws[1]] == [c.name for c in spec.columns] and ws.freeze_panes == "A2"
+        assert all(c.comment is not None and c.comment.text.endswith(column_note(col).splitlines()[-1])
+                   for c, col in zip(ws[1], spec.columns)), spec.name
+        lists = {str(dv.sqref)[0] for dv in ws.data_validations.dataValidation if dv.type == "list"}
+        enums = {c.column_letter for c, col in zip(ws[1], spec.columns) if col.type == "enum"}
+        assert lists == enums, spec.name
