@@ -131,6 +131,16 @@ def test_each_card_covers_the_one_under_it_and_the_hidden_part_is_not_drawn(proj
     assert smallest_text(figure.primitives) == pytest.approx(9.0)
 
 
+def test_a_card_may_show_a_band_of_its_own(proj):
+    cards = (card(0), StackCard(card(1).face, "plus haute", band_mm=25.0), card(2), card(3))
+    figure, _ = lay_out(proj, StackFigure("pile", cards, band_mm=12.0, top_mm=16.0))
+    assert figure.height == pytest.approx((12 + 25 + 12 + 16) * MM, abs=0.01)
+    names = sorted((w for w in words(to_pdf(figure)) if w["text"].startswith("CARTE")), key=lambda w: w["top"])
+    assert [w["text"] for w in names] == ["CARTE0", "CARTE1", "CARTE2", "CARTE3"]
+    assert [(b["top"] - a["top"]) / MM for a, b in zip(names, names[1:])] == pytest.approx([12, 25, 12], abs=0.05)
+    assert [clip[3] / MM for clip in figure.clips] == pytest.approx([12, 25, 12, 16], abs=0.01)
+
+
 def test_a_cropped_top_card_labels_marks_and_caption(proj):
     cards = (card(0, "attaquant"), card(1, "faute", "foul"), card(2, "ignorée", "cross"), card(3, "tir : 12"))
     stack = StackFigure("pile", cards, band_mm=12.0, top_mm=20.0, label_mm=21.0, caption="Total 12 : 2 points")
@@ -195,6 +205,8 @@ def test_the_rulebook_kind_lays_a_pile_out_and_lists_its_cards(proj):
 def test_a_bad_mark_or_an_empty_pile_is_refused():
     with pytest.raises(ValueError, match="mark"):
         StackCard(FaceSpec("card.yaml", {}, None, "x"), "ignorée", "strike")
+    with pytest.raises(ValueError, match="band_mm"):
+        StackCard(FaceSpec("card.yaml", {}, None, "x"), band_mm=0)
     with pytest.raises(ValueError, match="no card"):
         StackFigure("pile", ())
     assert OVERLAY.endswith("common/fig-stack.yaml")

@@ -43,17 +43,20 @@ class StackCard:
     face: FaceSpec
     label: str = ""             # beside its band ("faute", "ignorée", "total 12")
     mark: str = ""              # one of MARKS
+    band_mm: float | None = None    # what shows of it under the next card (None: the figure's band_mm)
 
     def __post_init__(self):
         if self.mark not in MARKS:
             raise ValueError(f"stack card {self.face.name}: mark {self.mark!r} is not one of {MARKS}")
+        if self.band_mm is not None and self.band_mm <= 0:
+            raise ValueError(f"stack card {self.face.name}: band_mm must be positive")
 
 
 @dataclass(frozen=True)
 class StackFigure:
-    """A pile of cards, bottom card first. Sizes in mm: `band_mm` of every card but the top one shows; the
-    top card shows `top_mm` (None: the whole card); the labels take a column `label_mm` wide on the right
-    (none when no card has a label)."""
+    """A pile of cards, bottom card first. Sizes in mm: `band_mm` of every card but the top one shows (a
+    card's own band_mm overrides it); the top card shows `top_mm` (None: the whole card); the labels take a
+    column `label_mm` wide on the right (none when no card has a label)."""
 
     name: str
     cards: tuple[StackCard, ...]
@@ -72,6 +75,11 @@ class StackFigure:
     @property
     def faces(self) -> tuple[FaceSpec, ...]:
         return tuple(card.face for card in self.cards)
+
+    def shown_mm(self, card_height_mm: float) -> list[float]:
+        """How much of each card shows, bottom card first: its band, the top card's `top_mm`."""
+        shown = [min(card.band_mm or self.band_mm, card_height_mm) for card in self.cards[:-1]]
+        return shown + [card_height_mm if self.top_mm is None else min(card_height_mm, self.top_mm)]
 
 
 @dataclass(frozen=True)
@@ -103,10 +111,13 @@ class StackLayout:
         canvas.restoreState()
 
 
-def card_origins(count: int, card_height: float, band: float, height: float) -> list[tuple[float, float]]:
-    """Each card's trim origin (bottom-left, points, y up) in a figure `height` tall: card i's top edge is
-    i bands below the figure's top."""
-    return [(0.0, height - index * band - card_height) for index in range(count)]
+def card_tops(shown_mm: list[float]) -> list[float]:
+    """Each card's top edge, in mm below the figure's top: the bands of the cards under it."""
+    tops, y = [], 0.0
+    for shown in shown_mm:
+        tops.append(round(y, 3))
+        y += shown
+    return tops
 
 
 def lay_out_stack(stack: StackFigure, layout: Callable[[FaceSpec], object]) -> StackLayout:
@@ -114,42 +125,39 @@ def lay_out_stack(stack: StackFigure, layout: Callable[[FaceSpec], object]) -> S
     overlay; the figure is the pile, plus the label column and the caption when there are any."""
     faces = [layout(card.face) for card in stack.cards]
     card_w, card_h = max(face.width for face in faces), max(face.height for face in faces)
-    band = stack.band_mm * MM
-    top = card_h if stack.top_mm is None else min(card_h, stack.top_mm * MM)
-    count = len(faces)
+    shown = stack.shown_mm(card_h / MM)
+    tops = card_tops(shown)
     labelled = any(card.label for card in stack.cards)
     width = card_w + ((GAP_MM + stack.label_mm) * MM if labelled else 0.0)
-    pile_h = (count - 1) * band + top
+    pile_h = sum(shown) * MM
     height = pile_h + (CAPTION_MM * MM if stack.caption else 0.0)
     groups, clips = [], []
-    for index, (face, (x, y)) in enumerate(zip(faces, card_origins(count, card_h, band, height))):
-        shown = top if index == count - 1 else min(band, card_h)
-        box = (0.0, face.height - shown, face.width, face.height)
+    for face, top, seen in zip(faces, tops, shown):
+        y = height - top * MM - face.height               # the card's trim origin, points, y up
+        box = (0.0, face.height - seen * MM, face.width, face.height)
         outline = Rect(0.0, 0.0, face.width, face.height, CORNER_MM * MM, None, OUTLINE, OUTLINE_WIDTH, None)
-        groups.append(Group(x, y, 0.0, visible(face.primitives, box) + (outline,)))
-        clips.append((x, y + face.height - shown, face.width, shown))
-    overlay = layout(FaceSpec(OVERLAY, overlay_context(stack, card_w, card_h, width, height), None,
-                              f"{stack.name}-overlay", size_mm=(width / MM, height / MM), legible=True))
+        groups.append(Group(0.0, y, 0.0, visible(face.primitives, box) + (outline,)))
+        clips.append((0.0, y + face.height - seen * MM, face.width, seen * MM))
+    context = overlay_context(stack, tops, shown, card_w / MM, width / MM, height / MM)
+    overlay = layout(FaceSpec(OVERLAY, context, None, f"{stack.name}-overlay", size_mm=(width / MM, height / MM),
+                              legible=True))
     key = hashlib.sha1("|".join([stack.name, *(face.key for face in faces), overlay.key,
-                                 repr((stack.band_mm, stack.top_mm, stack.label_mm))]).encode()).hexdigest()
+                                 repr((shown, stack.label_mm))]).encode()).hexdigest()
     missing = tuple(dict.fromkeys(art for face in (*faces, overlay) for art in face.missing_art))
     return StackLayout(key, width, height, tuple(groups) + tuple(overlay.primitives), tuple(clips), missing,
                        faces[0].project_root)
 
 
-def overlay_context(stack: StackFigure, card_w: float, card_h: float, width: float, height: float) -> dict:
-    """What templates/common/fig-stack.yaml draws with, in mm from the figure's top-left (y down)."""
-    band, count = stack.band_mm, len(stack.cards)
-    top = card_h / MM if stack.top_mm is None else min(card_h / MM, stack.top_mm)
-    cards = []
-    for index, card in enumerate(stack.cards):
-        shown = top if index == count - 1 else min(band, card_h / MM)
-        cards.append({"y": round(index * band, 3), "h": round(shown, 3), "band": round(min(band, shown), 3),
-                      "label": card.label, "mark": card.mark})
-    pile_h = (count - 1) * band + top
-    return {"size": [round(width / MM, 3), round(height / MM, 3)], "card_w": round(card_w / MM, 3),
-            "cards": cards, "label_x": round(card_w / MM + GAP_MM, 3), "label_w": stack.label_mm,
-            "caption": stack.caption, "caption_y": round(pile_h + 1.0, 3), "caption_h": CAPTION_MM - 1.0}
+def overlay_context(stack: StackFigure, tops: list[float], shown: list[float], card_w: float, width: float,
+                    height: float) -> dict:
+    """What templates/common/fig-stack.yaml draws with, in mm from the figure's top-left (y down). A card's
+    `band` is its top band (the top card's too: its label and mark sit level with the others')."""
+    bands = shown[:-1] + [min(shown[-1], stack.cards[-1].band_mm or stack.band_mm)]
+    cards = [{"y": top, "h": round(seen, 3), "band": round(band, 3), "label": card.label, "mark": card.mark}
+             for card, top, seen, band in zip(stack.cards, tops, shown, bands)]
+    return {"size": [round(width, 3), round(height, 3)], "card_w": round(card_w, 3), "cards": cards,
+            "label_x": round(card_w + GAP_MM, 3), "label_w": stack.label_mm, "caption": stack.caption,
+            "caption_y": round(sum(shown) + 1.0, 3), "caption_h": CAPTION_MM - 1.0}
 
 
 # --- what of a card shows ------------------------------------------------------------------------------
