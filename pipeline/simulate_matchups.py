@@ -99,12 +99,14 @@ def markdown(m: Matchups, title: str, game: str, paired=()) -> str:
 
 def matrix_panel(m: Matchups, fonts, charts):
     """The matrix as a full-width heat map (each cell prints its rate, interval and games)."""
+    from pipeline.render import chart_pages as layout
+
     order = list(m.sides)
     values = [[(m.cells[(a, b)].rate if (a, b) in m.cells else None) for b in order] for a in order]
     cells = [[([f"{c.rate:.2f}", f"{c.low:.2f}–{c.high:.2f}", f"{c.games} games"] if c else None)
               for c in (m.cells.get((a, b)) for b in order)] for a in order]
     height = 40 + 30 * (len(order) + 1)
-    return charts.Panel(height, lambda c, box: charts.heat_map(
+    return layout.Panel(height, lambda c, box: charts.heat_map(
         c, box, order, order, cells, values, "Matchup matrix: win rate of the row's side against the column's "
         "(seatings pooled, draws half, 95 % Wilson interval)", fonts, corner="side \\ opponent",
         note="Blue: under 0.5, orange: over 0.5; every cell prints its rate."), True)
@@ -113,21 +115,24 @@ def matrix_panel(m: Matchups, fonts, charts):
 def write(m: Matchups, folder: Path, title: str, game: str, fonts, paired=()) -> list[Path]:
     """folder/report.md, report.pdf and games.csv; returns their paths."""
     from pipeline.output import atomic_write
+    from pipeline.render import chart_pages as layout
     from pipeline.render import charts
     from pipeline.simulate_table import write_csv
 
     atomic_write(folder / "report.md", markdown(m, title, game, paired).encode())
-    P = charts.Panel
+    P = layout.Panel
     rows = side_rows(m)
     first = [matrix_panel(m, fonts, charts),
-             P(charts.table_height(len(rows), title="t"), lambda c, box: charts.titled_table(
+             P(layout.table_height(len(rows), title="t"), lambda c, box: layout.titled_table(
                  c, box, rows, fonts, (1.6, 1, 1, 1, 1.5, 1.2, 1.6), "Each side against all"), True)]
     pairs = pairing_rows(m)
-    first.append(P(charts.table_height(len(pairs), title="t"), lambda c, box: charts.titled_table(
+    first.append(P(layout.table_height(len(pairs), title="t"), lambda c, box: layout.titled_table(
         c, box, pairs, fonts, (1.6,) * len(m.parameters) + (1.1,) * len(m.parameters) + (0.8, 0.9, 0.8),
-        "Each seating"), True))
+        "Each seating", aligns="l" * len(m.parameters)), True))
     buffer = io.BytesIO()
-    text_of.write_pdf(m.pooled, buffer, f"{title} — matchups", fonts, paired=paired, panels=first)
+    what = (f"{len(m.runs)} pairings × {m.games} games, the same seeds in each: master seed {m.pooled.seed} "
+            f"(game i plays seed {m.pooled.seed} × 1000003 + i)")
+    text_of.write_pdf(m.pooled, buffer, f"{title}: matchups", fonts, paired=paired, panels=first, subtitle=what)
     atomic_write(folder / "report.pdf", buffer.getvalue())
     write_csv(m.frame, folder / "games.csv")
     return [folder / "report.md", folder / "report.pdf", folder / "games.csv"]

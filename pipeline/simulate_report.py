@@ -1,5 +1,5 @@
 """The report of simulated games (pipeline/simulate_stats.py computes the numbers): the same numbers as
-text rows, written as Markdown tables and as a one- or two-page A4 PDF with charts (pipeline/render/charts.py).
+text rows, written as Markdown tables and as A4 pages of charts and tables (pipeline/render/charts.py).
 Seats are shown numbered from 1 (engine seat 0 is "seat 1").
 """
 
@@ -82,7 +82,7 @@ def paired_rows(result: SimulationResult, first: str, second: str) -> list[list[
     tables = dict(result.frequencies)
     a, b = ({c.name: c for c in tables.get(name, ())} for name in (first, second))
     keys = sorted(set(a) | set(b), key=_natural)
-    rows = [["", f"{first} per game", f"{second} per game", f"{first} share"]]
+    rows = [["", f"{first} / game", f"{second} / game", f"{first} share"]]
     for key in keys:
         x, y = (t[key].total if key in t else 0 for t in (a, b))
         per = [num(t[key].mean if key in t else 0, 3) for t in (a, b)]
@@ -206,22 +206,23 @@ FLAGGED_SHOWN = 12
 
 
 def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(), paired=(), names=None,
-              panels=None) -> int:
+              panels=None, subtitle: str = "") -> int:
     """A4 pages of key numbers and charts; `target` a path (written atomically) or a binary file object.
     Same result, same bytes. Returns the number of pages. `sweeps`, `paired`, `names` as markdown()'s;
-    `panels`: other panels to show first (the matchup matrix)."""
+    `panels`: other panels to show first (the matchup matrix); `subtitle`: what was played, if not one run."""
     from reportlab.lib.pagesizes import A4
 
+    from pipeline.render import chart_pages as layout
     from pipeline.render import charts
     from pipeline.render.pdf import new_canvas
 
     shown = list(panels or ()) + _panels(result, fonts, charts) + extra_panels(result, fonts, charts, sweeps, paired,
                                                                                 names or seat_labels(result))
-    pages = charts.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
+    pages = layout.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
     buffer = target if hasattr(target, "write") else io.BytesIO()
     canvas = new_canvas(buffer, A4, fonts, title=f"{title} — simulation")
     for number, placed in enumerate(pages, 1):
-        _header(canvas, result, title, fonts, charts, number, len(pages), A4)
+        _header(canvas, result, title, fonts, charts, number, len(pages), A4, subtitle)
         for panel, box in placed:
             panel.draw(canvas, box)
         canvas.showPage()
@@ -233,12 +234,13 @@ def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(),
     return len(pages)
 
 
-def _header(canvas, result: SimulationResult, title: str, fonts, charts, number: int, pages: int, size) -> None:
+def _header(canvas, result: SimulationResult, title: str, fonts, charts, number: int, pages: int, size,
+            subtitle: str = "") -> None:
     width, top, body = size[0] - 2 * MARGIN, size[1] - MARGIN, fonts.name("body")
     if number == 1:
         charts.text(canvas, MARGIN, top - 18, f"{title} — simulation", fonts.name("title"), 18, room=width)
-        what = (f"replay of game seed {result.seed}" if result.replay else
-                f"{result.games} games, master seed {result.seed} (game i plays seed {result.seed} × 1000003 + i)")
+        what = subtitle or (f"replay of game seed {result.seed}" if result.replay else f"{result.games} games, "
+                            f"master seed {result.seed} (game i plays seed {result.seed} × 1000003 + i)")
         bots = ", ".join(dict.fromkeys(result.bots))
         charts.text(canvas, MARGIN, top - 32, f"{what} · {result.players} players · bots: {bots} · "
                     f"{result.finished} finished by the rules, {len(result.flagged)} flagged", body, 8,
@@ -250,11 +252,13 @@ def _header(canvas, result: SimulationResult, title: str, fonts, charts, number:
 
 
 def _panels(result: SimulationResult, fonts, charts) -> list:
-    P = charts.Panel
+    from pipeline.render import chart_pages as layout
+
+    P = layout.Panel
 
     def table(rows, fractions, title, full=False, aligns=""):
-        return P(charts.table_height(len(rows), title=title),
-                 lambda c, box: charts.titled_table(c, box, rows, fonts, fractions, title, aligns=aligns), full)
+        return P(layout.table_height(len(rows), title=title),
+                 lambda c, box: layout.titled_table(c, box, rows, fonts, fractions, title, aligns=aligns), full)
 
     seats = result.seats + ((result.first_player,) if result.first_player else ())
     done, reasons = [o for o in result.outcomes if not flag_of(o)], result.end_reasons
@@ -297,12 +301,14 @@ def _panels(result: SimulationResult, fonts, charts) -> list:
 
 def extra_panels(result: SimulationResult, fonts, charts, sweeps, paired, names: list[str]) -> list:
     """The paired tables and the sweeps (a line chart of each seat's win rate, and its table)."""
-    P, panels, tables = charts.Panel, [], dict(result.frequencies)
+    from pipeline.render import chart_pages as layout
+
+    P, panels, tables = layout.Panel, [], dict(result.frequencies)
     for first, second in paired:
         if first in tables or second in tables:
             rows = paired_rows(result, first, second)
-            panels.append(P(charts.table_height(len(rows), title="t"), lambda c, box, r=rows, a=first, b=second:
-                            charts.titled_table(c, box, r, fonts, (3, 1.4, 1.4, 1.2), f"{a} vs {b}, per game")))
+            panels.append(P(layout.table_height(len(rows), title="t"), lambda c, box, r=rows, a=first, b=second:
+                            layout.titled_table(c, box, r, fonts, (2.4, 1.5, 1.7, 1.5), f"{a} vs {b}")))
     for sweep, points in sweeps:
         what = sweep.label or ", ".join(sweep.parameters)
         labels = [sweep_x(sweep, setting) for setting, _ in points]
@@ -312,6 +318,7 @@ def extra_panels(result: SimulationResult, fonts, charts, sweeps, paired, names:
         panels.append(P(190, lambda c, box, l=labels, s=series, w=what: charts.line_chart(
             c, box, l, s, f"Win rate by seat as a function of {w}", fonts, top=1.0, axis_label=w)))
         rows = sweep_rows(sweep, points, names)
-        panels.append(P(charts.table_height(len(rows), title="t"), lambda c, box, r=rows, w=what: charts.titled_table(
-            c, box, r, fonts, (1.6, 1) + (2.4,) * result.players + (1, 1), f"Sweep of {w} (same seeds)"), True))
+        panels.append(P(layout.table_height(len(rows), title="t"), lambda c, box, r=rows, w=what: layout.titled_table(
+            c, box, r, fonts, (1.8, 1.6) + (2.4,) * result.players + (0.7, 0.7), f"Sweep of {w} (same seeds)"),
+                        True))
     return panels

@@ -113,7 +113,7 @@ def test_the_speed_sweep_measures_the_speed_share():
 def test_paired_tables_and_shares():
     result = simulate(SIMULATION, duel_records(team_north="ace", team_south="dud"), games=20, seed=1, players=2)
     rows = paired_rows(result, "played", "discarded")
-    assert rows == [["", "played per game", "discarded per game", "played share"],
+    assert rows == [["", "played / game", "discarded / game", "played share"],
                     ["ace", "1", "1", "50.0%"], ["dud", "0", "2", "0.0%"]]
     text = markdown(result, "Duel", paired=(("played", "discarded"),))
     assert "## played vs discarded" in text
