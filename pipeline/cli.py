@@ -243,8 +243,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         swept = simulation.sweeps(loaded, result, progress)
     names = simulation.seat_names(loaded)
     for sweep, points in swept:
-        _show(report_of.sweep_rows(sweep, points, names),
-              f"Sweep: win rate as a function of {sweep.label or ', '.join(sweep.parameters)} (same seeds)")
+        _show(report_of.sweep_rows(sweep, points, names, "\n"), "Sweep: win rate by seat (95 % Wilson interval) as a "
+              f"function of {sweep.label or ', '.join(sweep.parameters)}, same seeds")
     _written(loaded, lambda: simulation.write_reports(loaded, result, effects, swept))
     raise typer.Exit(0 if result.ok else 1)
 

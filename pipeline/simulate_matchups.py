@@ -91,6 +91,8 @@ def markdown(m: Matchups, title: str, game: str, paired=()) -> str:
         lines += ["## Win rate by seat, every pairing", ""] + table(text_of.seat_rows(m.pooled))
         lines += ["## Scores and game length, every pairing", ""] + table(text_of.spread_rows(m.pooled))
     lines += ["## End reasons", ""] + table(text_of.reason_rows(m.pooled))
+    lines += ["## What the games counted", "", "Per game of every pairing (a side plays in "
+              f"{2 / len(m.sides):.0%} of them); a share does not depend on that.", ""]
     lines += text_of.frequency_lines(m.pooled, paired)
     lines += ["## Flagged games", ""]
     lines += table(flagged_rows(m, game)) if m.pooled.flagged else ["None: every game ended by the rules.", ""]

@@ -90,13 +90,15 @@ def paired_rows(result: SimulationResult, first: str, second: str) -> list[list[
     return rows
 
 
-def sweep_rows(sweep, points, names: list[str]) -> list[list[str]]:
-    """A rule sweep: per setting, its point on the axis, each seat's win rate with its interval, shared wins
-    and the games compared."""
-    rows = [[", ".join(sweep.parameters), sweep.label or "x"] + [f"{n} win rate (95 % CI)" for n in names]
-            + ["shared", "games"]]
+def sweep_rows(sweep, points, names: list[str], between: str = " ") -> list[list[str]]:
+    """A rule sweep: per setting, its point on the axis, each seat's win rate with its interval (after
+    `between`: a new line in a narrow terminal), shared wins and the games compared."""
+    narrow = between == "\n"
+    rows = [[(",\n" if narrow else ", ").join(sweep.parameters), sweep.label or "x"]
+            + [n if narrow else f"{n} win rate (95 % CI)" for n in names] + ["shared", "games"]]
     for setting, result in points:
-        seats = [f"{s.rate:.3f} ({s.low:.2f}–{s.high:.2f})" for s in result.seats]
+        seats = [f"{s.rate:.3f}{between}" + (f"{s.low:.2f}–{s.high:.2f}" if narrow else f"({s.low:.2f}–{s.high:.2f})")
+                 for s in result.seats]
         rows.append([", ".join(map(str, setting)), sweep_x(sweep, setting), *seats,
                      str(shared_games(result)), str(result.finished)])
     return rows
@@ -203,6 +205,7 @@ def write_markdown(result: SimulationResult, target, title: str, game: str | Non
 
 MARGIN = 40.0           # points (14 mm): inside every home printer's margins
 FLAGGED_SHOWN = 12
+PAIRED_ROWS = 56        # rows of a paired table's column on an A4 page
 
 
 def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(), paired=(), names=None,
@@ -216,8 +219,9 @@ def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(),
     from pipeline.render import charts
     from pipeline.render.pdf import new_canvas
 
-    shown = list(panels or ()) + _panels(result, fonts, charts) + extra_panels(result, fonts, charts, sweeps, paired,
-                                                                                names or seat_labels(result))
+    in_pairs = {name for pair in paired for name in pair}        # shown as a table, not as bars
+    shown = (list(panels or ()) + _panels(result, fonts, charts, in_pairs)
+             + extra_panels(result, fonts, charts, sweeps, paired, names or seat_labels(result)))
     pages = layout.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
     buffer = target if hasattr(target, "write") else io.BytesIO()
     canvas = new_canvas(buffer, A4, fonts, title=f"{title} — simulation")
@@ -251,7 +255,7 @@ def _header(canvas, result: SimulationResult, title: str, fonts, charts, number:
                 colour=charts.MUTED)
 
 
-def _panels(result: SimulationResult, fonts, charts) -> list:
+def _panels(result: SimulationResult, fonts, charts, skip=frozenset()) -> list:
     from pipeline.render import chart_pages as layout
 
     P = layout.Panel
@@ -293,6 +297,8 @@ def _panels(result: SimulationResult, fonts, charts) -> list:
         panels.append(table(counter_rows(result.counters, "counter", result.finished), (2.2, 1, 1, 1.3),
                             "Counters"))
     for name, stats in result.frequencies:
+        if name in skip:
+            continue
         panels.append(P(min(300, 26 + 12 * len(stats)), lambda c, box, s=stats, n=name: charts.bar_chart(
             c, box, [x.name for x in s], [x.mean for x in s], None, f"How often per game: {n}", fonts,
             "{:.2f}", horizontal=True)))
@@ -307,8 +313,13 @@ def extra_panels(result: SimulationResult, fonts, charts, sweeps, paired, names:
     for first, second in paired:
         if first in tables or second in tables:
             rows = paired_rows(result, first, second)
-            panels.append(P(layout.table_height(len(rows), title="t"), lambda c, box, r=rows, a=first, b=second:
-                            layout.titled_table(c, box, r, fonts, (2.4, 1.5, 1.7, 1.5), f"{a} vs {b}")))
+            parts = -(-(len(rows) - 1) // PAIRED_ROWS)           # half-page columns of at most PAIRED_ROWS rows
+            size = -(-(len(rows) - 1) // max(1, parts))
+            for k in range(max(1, parts)):
+                part = [rows[0]] + rows[1 + k * size:1 + (k + 1) * size]
+                title = f"{first} vs {second}" + (f" ({k + 1}/{parts})" if parts > 1 else "")
+                panels.append(P(layout.table_height(len(part), title="t"), lambda c, box, r=part, t=title:
+                                layout.titled_table(c, box, r, fonts, (2.4, 1.5, 1.7, 1.5), t)))
     for sweep, points in sweeps:
         what = sweep.label or ", ".join(sweep.parameters)
         labels = [sweep_x(sweep, setting) for setting, _ in points]

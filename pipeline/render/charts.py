@@ -153,24 +153,25 @@ def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title
         errors = errors[:fits - 1] if errors else None
     plot_top = _title(canvas, box, title, fonts)
     label_room = min(max((_width(str(s), font, LABEL_SIZE) for s in labels), default=0), w * 0.42) + PAD
-    left = x + label_room
     tops = [max(v, e[1]) if errors else v for v, e in zip(values, errors or [None] * len(values))]
+    lowest = min(0.0, min(values, default=0), min((e[0] for e in errors or ()), default=0))
     value_room = max((_width(fmt(v), font, LABEL_SIZE) for v in values), default=0) + 2 * PAD
-    scale = (x + w - value_room - left) / (max(tops, default=0) or 1.0)
+    scale = (x + w - value_room - x - label_room) / ((max(max(tops, default=0), 0) - lowest) or 1.0)
+    zero = x + label_room - lowest * scale            # negative values (a loss) go left of the zero line
     slot = min((plot_top - y) / max(1, len(values)), 20.0)        # few rows stay together at the top
     bar = min(slot * 0.7, 14)
     for i, (label, value) in enumerate(zip(labels, values)):
         centre = plot_top - slot * (i + 0.5)
         canvas.setFillColorRGB(*FILL)
-        canvas.rect(left, centre - bar / 2, value * scale, bar, stroke=0, fill=1)
-        end = left + value * scale
+        canvas.rect(min(zero, zero + value * scale), centre - bar / 2, abs(value) * scale, bar, stroke=0, fill=1)
+        end = max(zero, zero + value * scale)
         if errors:
-            end = _whisker(canvas, centre, left + errors[i][0] * scale, left + errors[i][1] * scale,
+            end = _whisker(canvas, centre, zero + errors[i][0] * scale, zero + errors[i][1] * scale,
                            min(bar / 2, 4), vertical=False)
         baseline = centre - LABEL_SIZE * 0.35
         text(canvas, end + PAD, baseline, fmt(value), font, LABEL_SIZE)
-        text(canvas, left - PAD, baseline, str(label), font, LABEL_SIZE, "right", room=label_room - PAD)
-    _baseline(canvas, left, plot_top - slot * len(values), left, plot_top)
+        text(canvas, x + label_room - PAD, baseline, str(label), font, LABEL_SIZE, "right", room=label_room - PAD)
+    _baseline(canvas, zero, plot_top - slot * len(values), zero, plot_top)
 
 
 def histogram(canvas, box: Box, values: Sequence[float], bins: int | Sequence[float] = 12, title: str = "",
@@ -324,7 +325,12 @@ def line_chart(canvas, box: Box, labels: Sequence[str],
             _marker(canvas, x_of[i], y_of(value), k)
             # the highest point at this x is labelled above it, the others below: labels never overlap for two
             rank = sorted(range(len(series)), key=lambda n: (-series[n][1][i], n)).index(k)
-            offset = (PAD + 2) if rank % 2 == 0 else -(PAD + 2 + LABEL_SIZE * 0.7)
+            above, below = PAD + 2, -(PAD + 2 + LABEL_SIZE * 0.7)
+            offset = above if rank % 2 == 0 else below
+            if y_of(value) + below < bottom + 1:                # no label under the axis or over the top
+                offset = above
+            elif y_of(value) + above + LABEL_SIZE > plot_top:
+                offset = below
             text(canvas, x_of[i] + 5, y_of(value) + offset, value_format.format(value), font, LABEL_SIZE,
                  colour=INK)
     _baseline(canvas, left, bottom, x + w, bottom)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, Simulation, staged_checks
+from pipeline.games.base import GameModule, Sides, Simulation, Sweep, staged_checks
 from pipeline.games.fightball.bots import BOTS
 from pipeline.games.fightball.play import READINGS, new_game, nominal
 from pipeline.games.kit import blame_rows
@@ -45,5 +45,11 @@ def _components(records):
     return with_rulebook(records, components.components(records))
 
 
+# the two decks a game matches (`pnp simulate fightball --teams eclairs,remparts`, `--matchups`); what raw
+# speed buys (north's share of the race 0.4 / 0.5 / 0.6); each card played on the field vs thrown away
+SIDES = Sides(("team_north", "team_south"), lambda records: [rec["id"] for rec in records["teams"]])
+SPEED = Sweep(("speed_north", "speed_south"), ((40, 60), (50, 50), (60, 40)), "north's speed share",
+              lambda setting: setting[0] / (setting[0] + setting[1]))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, blame=blame_rows,
-                        nominal=nominal, readings=READINGS)
+                        nominal=nominal, readings=READINGS, sides=SIDES, sweeps=(SPEED,),
+                        paired=(("played", "discarded"),))
