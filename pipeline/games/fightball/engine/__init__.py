@@ -27,7 +27,7 @@ from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
 from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import BUZZ, COLOURS, NOBODY, SEATS
 from pipeline.games.fightball.engine.scoring import (
-    EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack, finish, step,
+    DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack, finish, play_total, step,
 )
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "evaluate_stack"]
@@ -93,13 +93,15 @@ class State(PhaseState):
         self.hand[seat], self.from_deck[seat], self.phase = card, True, WHO
 
     def _settle(self) -> None:
-        if self.phase == DRAW and self.left[self.actor] == 0:
-            self._apply_chance(self.data.cards[self.data.buzz[self.actor]].id)
+        """A draw with one possible card (the BUZZ, or copies of a single kind) is applied at once."""
+        outcomes = self.chance_outcomes()
+        if len(outcomes) == 1:
+            self._apply_chance(outcomes[0][0])
 
     def _after_step(self, phase, tag) -> None:
         if tag is not None:
             self.turns += 1
-        if self.phase == DRAW and self.left[self.actor] == 0:
+        if self.phase == DRAW and self.left[self.actor] <= self.data.max_copies:   # else two kinds at least
             self._settle()
 
     def winners(self) -> list[int]:
@@ -186,6 +188,10 @@ class State(PhaseState):
             for coach, pts, kind in self.awards[cell.index]:
                 points[coach] += pts
                 self._count(f"points:{kind}_{COLOURS[cell.colour]}" if kind == PLAY else f"points:{kind}", pts)
+            if play.status == DONE:
+                self._count("plays:complete")
+                if play_total(play, cell, data.rules, data.cards) >= data.rules.threshold:
+                    self._count("plays:valid")
             for card, seat, gain in effect_gains(play, cell, data.rules, data.cards, data.move_points):
                 self._count(data.effect_key[card], gain)
         self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]

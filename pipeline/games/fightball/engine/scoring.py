@@ -132,8 +132,10 @@ def evaluate_stack(cell, stack, params: dict, data) -> list:
 
 
 def effect_gains(play: Play, cell, rules: Rules, cards: tuple, move_points) -> list:
-    """[(effect card, its coach, points its coach gained)] for every effect card of a complete play: the
-    coach's awards from this stack with the card, minus without it (what `effect_points:<id>` counts)."""
+    """[(effect card, its coach, margin)] for every effect card of a complete play: how much the card moved
+    this stack's awards in its coach's favour (their points minus the opponent's, with the card minus
+    without it), what `effect_points:<id>` counts. Human pyramid on one's own play: +5; an interception of
+    a 2-point play: +4 (2 won, 2 denied); a total-lowering card that breaks a 2-point play: +2."""
     if play.status != DONE or not play.effects:
         return []
     with_all = finish(play, cell, rules, cards, move_points)
@@ -141,9 +143,9 @@ def effect_gains(play: Play, cell, rules: Rules, cards: tuple, move_points) -> l
     for i, (_, card, seat) in enumerate(play.effects):
         without = finish(play._replace(effects=play.effects[:i] + play.effects[i + 1:]), cell, rules, cards,
                          move_points)
-        gains.append((card, seat, _points_of(with_all, seat) - _points_of(without, seat)))
+        gains.append((card, seat, _margin(with_all, seat) - _margin(without, seat)))
     return gains
 
 
-def _points_of(awards: list, seat: int) -> int:
-    return sum(points for coach, points, _ in awards if coach == seat)
+def _margin(awards: list, seat: int) -> int:
+    return sum(points if coach == seat else -points for coach, points, _ in awards)
