@@ -299,6 +299,66 @@ def test_chart_bins_and_ticks():
     assert charts.nice_step(0.92) == 0.25 and charts._tick_label(0.5, 0.25) == "0.50"
 
 
+def _drawn(draw):
+    """What a chart drew on an A4 page, read back with pdfplumber."""
+    import pdfplumber
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(595, 842), invariant=1)
+    draw(canvas)
+    canvas.save()
+    return pdfplumber.open(io.BytesIO(buffer.getvalue())).pages[0]
+
+
+def _words_at(page, word):
+    return [w for w in page.extract_words() if w["text"] == word]
+
+
+def test_heat_map_cells_print_their_value_on_their_colour():
+    from pipeline.render import charts
+
+    assert charts.heat_colour(0.5, 0, 0.5, 1) == ((1.0, 1.0, 1.0), False)
+    for value, end in ((1.0, charts.WARM), (0.0, charts.COOL)):
+        fill, light = charts.heat_colour(value, 0, 0.5, 1)
+        assert fill == pytest.approx(end) and light
+    assert charts.heat_colour(0.75, 0, 0.5, 1)[0] == pytest.approx(tuple(1 - (1 - c) / 2 for c in charts.WARM))
+    fonts = default_fonts()
+    page = _drawn(lambda c: charts.heat_map(c, (40, 400, 400, 200), ["a", "b"], ["a", "b"],
+                                            [[None, ["0.93", "40 games"]], [["0.07", "40 games"], None]],
+                                            [[None, 0.93], [0.07, None]], "Matrix", fonts))
+    warm = tuple(round(c, 3) for c in charts.heat_colour(0.93, 0, 0.5, 1)[0])
+    filled = {tuple(round(c, 3) for c in r["non_stroking_color"]): r for r in page.rects
+              if r["width"] > 100 and r["non_stroking_color"]}
+    cell = filled[warm]
+    [value] = _words_at(page, "0.93")
+    assert cell["x0"] < value["x0"] < value["x1"] < cell["x1"] and cell["top"] < value["top"] < cell["bottom"]
+    assert cell["x0"] > 40 + 20 and len(_words_at(page, "—")) == 2                # row labels first; mirror cells
+
+
+def test_horizontal_bars_draw_negative_values_left_of_zero():
+    from pipeline.render import charts
+
+    fonts = default_fonts()
+    page = _drawn(lambda c: charts.bar_chart(c, (40, 400, 250, 100), ["gain", "loss"], [2.0, -1.0], None, "t",
+                                             fonts, horizontal=True))
+    bars = sorted((r for r in page.rects if r["height"] > 3), key=lambda r: r["top"])
+    gain, loss = bars
+    assert loss["x1"] == pytest.approx(gain["x0"], abs=0.01)                      # both from the zero line
+    assert gain["width"] == pytest.approx(2 * loss["width"], rel=1e-3)
+    [label] = _words_at(page, "loss")
+    assert label["x1"] <= loss["x0"] + 0.01                                         # the bar never covers its label
+
+
+def test_frequency_tables_show_each_rows_share(result):
+    text = markdown(result, "Toy", game="toy")
+    faces = dict(result.frequencies)["face"]
+    whole = sum(c.total for c in faces)
+    one = faces[0]
+    assert (f"| 1 | {one.mean:.3f} | {one.total:g} | {one.total / whole:.1%} | {one.games} "
+            f"({one.games / 200:.0%}) |") in text
+
+
 def _pdf(result) -> bytes:
     buffer = io.BytesIO()
     write_pdf(result, buffer, "Toy dice race", default_fonts())

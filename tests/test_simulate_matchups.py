@@ -182,3 +182,35 @@ def test_a_game_without_sides_refuses_teams_and_matchups(monkeypatch, tmp_path):
         done = CliRunner().invoke(pipeline.cli.app, ["simulate", "toy", *option])
         assert done.exit_code == 2 and done.output.strip() == (
             f"error: toy: {option[0]} needs a game that declares its sides; this one has none")
+
+
+# --- pandas stays out of build and validate; Fightball's sides ------------------------------------------------
+
+def test_pandas_is_imported_by_simulate_only():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom pipeline import build, cli, validate, simulation, simulate_report, simulate_matchups\n"
+            "import pipeline.games.fightball\nassert 'pandas' not in sys.modules\n"
+            "from pipeline import simulate_table\nsimulate_table.games_frame([])\nprint('pandas' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+
+
+def test_fightball_teams_and_sweep_are_declared():
+    from pipeline import PROJECT_ROOT
+    from pipeline.errors import Report
+    from pipeline.games import load_game
+    from pipeline.simulation import Request, SimulationUsage, load
+
+    game = load_game("fightball", PROJECT_ROOT)
+    sides, [speed] = game.simulation.sides, game.simulation.sweeps
+    assert sides.parameters == ("team_north", "team_south") and speed.settings == ((40, 60), (50, 50), (60, 40))
+    assert [speed.x(s) for s in speed.settings] == [0.4, 0.5, 0.6]
+    loaded = load(Request("fightball", PROJECT_ROOT, games=2, teams=("eclairs", "remparts")), Report())
+    assert list(sides.choices(loaded.records)) == ["eclairs", "forges", "remparts", "mirages"]
+    assert loaded.request.rules == (("team_north", "eclairs"), ("team_south", "remparts"))
+    with pytest.raises(SimulationUsage, match=r"^--teams: unknown id 'eclair' \(known: eclairs, forges, remparts, "
+                                              r"mirages\)$"):
+        load(Request("fightball", PROJECT_ROOT, games=2, teams=("eclair", "remparts")), Report())
