@@ -235,7 +235,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     if result.flagged:
         shown = report_of.flagged_rows(result)[:11]
         _show(shown, f"Flagged games: {len(result.flagged)} (first {len(shown) - 1} shown)")
-        out(Text(f"replay one: {report_of.replay_command(result, game, result.flagged[0].seed)}"))
+        again = report_of.replay_command(result, game, result.flagged[0].seed, loaded.request.rules)
+        out(Text(f"replay one: {again}"))
     with _progress() as progress:
         effects = simulation.readings(loaded, result, progress)
     _show(report_of.reading_rows(effects), "Readings of the rulebook: how often the other one changes the winner")
@@ -258,11 +259,11 @@ def _simulate_matchups(loaded) -> None:
     pooled = found.pooled
     out(f"[bold]{loaded.title}[/bold]: {len(found.runs)} pairings × {loaded.request.games} games, seed "
         f"{loaded.request.seed}; {pooled.finished} of {pooled.games} finished by the rules")
-    _show(simulate_matchups.matrix_rows(found, "\n"), "Matchup matrix: win rate of the row against the column (seatings "
-          "pooled, a draw counts half; 95 % Wilson interval)")
+    _show(simulate_matchups.matrix_rows(found, "\n"), "Matchup matrix: win rate of the row against the column "
+          "(seatings pooled, a draw counts half; 95 % Wilson interval)")
     _show(simulate_matchups.side_rows(found), "Each side against all")
     if pooled.flagged:
-        shown = simulate_matchups.flagged_rows(found, loaded.request.game)[:11]
+        shown = simulate_matchups.flagged_rows(found, loaded.request.game, loaded.request.rules)[:11]
         _show(shown, f"Flagged games: {len(pooled.flagged)} (first {len(shown) - 1} shown)")
     _written(loaded, lambda: simulation.write_matchup_reports(loaded, found))
     raise typer.Exit(0 if pooled.ok else 1)
@@ -304,7 +305,7 @@ def _show_replay(loaded, result, game_seed: int) -> None:
     _show([["seat", "bot", "score", "result"]] + [
         [str(i + 1), seats[i], report_of.num(scores[i]), "not finished" if returns is None else
          {1.0: "win", 0.0: "—"}.get(returns[i], f"shared win ({returns[i]:.2f})")] for i in range(players)],
-        f"{loaded.module.title}: game seed {game_seed}")
+        f"{loaded.title}: game seed {game_seed}")
     out(Text(f"{what_happened(outcome)}; rounds {outcome.get('rounds')}, turns "
              f"{outcome.get('turns')}, {outcome['steps']} steps"))
     counters = outcome.get("counters") or {}

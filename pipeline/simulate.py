@@ -129,13 +129,14 @@ def _record(state, seed: int, steps: int, stuck: bool = False, error: dict | Non
 
 @dataclass(frozen=True)
 class GameSource:
-    """How a worker rebuilds (Simulation, records): a top-level loader called with (game, root[, rules]);
-    pipeline.simulation.load_simulation for a registered game (the driver does not import the games)."""
+    """How a worker rebuilds (Simulation, records): a top-level loader called with (game, root), then the
+    rules applied on top; pipeline.simulation.load_simulation for a registered game (the driver does not
+    import the games)."""
 
     game: str
     root: str
     loader: Callable[..., tuple[Simulation, Records]]
-    rules: tuple[tuple[str, str], ...] = ()       # `--rule` overrides, applied in every worker too
+    rules: tuple[tuple[str, str], ...] = ()       # `--rule` overrides (a variant's too), applied in every worker
 
 
 @dataclass(frozen=True)
@@ -148,16 +149,22 @@ class Batch:
     max_steps: int
 
 
-_LOADED: dict[GameSource, tuple[Simulation, Records]] = {}     # per worker process
+_LOADED: dict[tuple, tuple[Simulation, Records]] = {}     # per worker process: (game, root, loader) -> loaded
+_RULED: dict[tuple, Records] = {}                          # (that key, rules) -> the records with those rules
 
 
 def run_batch(batch: Batch) -> list[dict]:
-    """Play a batch in any process: the game is rebuilt from its source once per process."""
-    if batch.source not in _LOADED:
-        source = batch.source
-        _LOADED[source] = (source.loader(source.game, source.root, source.rules) if source.rules
-                           else source.loader(source.game, source.root))
-    return play_batch(*_LOADED[batch.source], batch)
+    """Play a batch in any process: the game is loaded once per process, each rule variant made once."""
+    source = batch.source
+    key = (source.game, source.root, source.loader)
+    if key not in _LOADED:
+        _LOADED[key] = source.loader(source.game, source.root)
+    sim, records = _LOADED[key]
+    if source.rules:
+        if (key, source.rules) not in _RULED:
+            _RULED[(key, source.rules)] = with_rules(records, source.rules)
+        records = _RULED[(key, source.rules)]
+    return play_batch(sim, records, batch)
 
 
 def play_batch(sim: Simulation, records: Records, batch: Batch) -> list[dict]:
@@ -191,86 +198,50 @@ def simulate(sim: Simulation, records: Records, games: int, seed: int, players: 
              source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
     """Play `games` seeded games, in game order. With workers > 1 (and more than one batch) the batches run
     in spawned processes that rebuild the game from `source`: `sim` and `records` must be what it loads."""
+    return simulate_runs(sim, records, ((),), games, seed, players, bots, workers, progress, source=source,
+                         max_steps=max_steps)[0]
+
+
+def simulate_runs(sim: Simulation, records: Records, variants, games: int, seed: int, players: int,
+                  bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
+                  source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> list[SimulationResult]:
+    """The same `games` seeds played under each variant (rule overrides, () for the records as they are):
+    one result per variant, each what simulate() gives for it, the batches of all of them in one pool of
+    processes. ValueError for an unknown rule parameter."""
+    from dataclasses import replace
+
     seats = check_settings(sim, players, bots, games, records)
     seeds = [game_seed(seed, i) for i in range(games)]
-    batches = [Batch(source, first, tuple(seeds[first:first + BATCH_SIZE]), players, seats, max_steps)
-               for first in range(0, games, BATCH_SIZE)]
+    runs = [with_rules(records, tuple(v)) for v in variants]
+    where = [replace(source, rules=source.rules + tuple(v)) if source is not None and v else source for v in variants]
+    batches = [(n, Batch(where[n], first, tuple(seeds[first:first + BATCH_SIZE]), players, seats, max_steps))
+               for n in range(len(runs)) for first in range(0, games, BATCH_SIZE)]
     progress = progress or Progress()
-    progress.start(f"simulating {games} games", games)
+    progress.start(f"simulating {games * len(runs)} games", games * len(runs))
     if workers > 1 and len(batches) > 1:
         if source is None:
             raise ValueError("running games in several processes needs a GameSource to rebuild the game")
-        outcomes = _in_processes(batches, min(workers, len(batches)), progress)
+        played = _in_processes([b for _, b in batches], min(workers, len(batches)), progress)
     else:
-        outcomes = []
-        for batch in batches:
-            outcomes.extend(play_batch(sim, records, batch))
+        played = []
+        for n, batch in batches:
+            played.append(play_batch(sim, runs[n], batch))
             progress.advance(len(batch.seeds))
-    return summarise(outcomes, games=games, seed=seed, players=players, bots=seats, max_steps=max_steps,
-                     nominal=dict(sim.nominal(records)))
+    outcomes: list[list[dict]] = [[] for _ in runs]
+    for (n, _), part in zip(batches, played):
+        outcomes[n].extend(part)
+    return [summarise(outcomes[n], games=games, seed=seed, players=players, bots=seats, max_steps=max_steps,
+                      nominal=dict(sim.nominal(runs[n]))) for n in range(len(runs))]
 
 
-def simulate_with(sim: Simulation, records: Records, overrides: tuple[tuple[str, str], ...], games: int, seed: int,
-                  players: int, bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
-                  source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
-    """simulate() with some rule parameters changed, in this process and in every worker (`--rule`, a
-    reading, a sweep's setting, a matchup's two sides). ValueError for an unknown parameter."""
-    from dataclasses import replace
-
-    changed = with_rules(records, overrides)
-    where = replace(source, rules=source.rules + tuple(overrides)) if source is not None else None
-    return simulate(sim, changed, games, seed, players, bots, workers, progress, source=where, max_steps=max_steps)
-
-
-def reading_effects(sim: Simulation, records: Records, result: SimulationResult, rules: tuple = (),
-                    workers: int = 1, progress=None, source: GameSource | None = None,
-                    limit: int = 200) -> list[tuple[str, str, str, int, int]]:
-    """For each reading the game names (Simulation.readings) and the run did not already change: the same
-    seeds (at most `limit`) replayed with the other value. Rows (parameter, value used, other value, games
-    compared: both ended by the rules, games whose results (who won) differ)."""
-    rows, changed_by_run = [], dict(rules)
-    for name, other in sim.readings(records):
-        if name in changed_by_run:
-            continue
-        used = next((str(r.get("value")) for r in records.get("rules", ()) if r.get("parameter") == name), "?")
-        games = min(result.games, limit)
-        replayed = simulate_with(sim, records, ((name, other),), games, result.seed, result.players, result.bots,
-                                 workers, progress, source=source, max_steps=result.max_steps)
-        pairs = [(a, b) for a, b in zip(result.outcomes[:games], replayed.outcomes)
-                 if not flag_of(a) and not flag_of(b)]
-        rows.append((name, used, other, len(pairs), sum(1 for a, b in pairs if a["returns"] != b["returns"])))
-    return rows
-
-
-def sweep_results(sim: Simulation, records: Records, result: SimulationResult, sweep, workers: int = 1,
-                  progress=None, source: GameSource | None = None,
-                  limit: int = 200) -> list[tuple[tuple, SimulationResult]]:
-    """A Simulation.sweeps entry played on the run's seeds (at most `limit` games): (setting, its result) in
-    the sweep's order. A setting the records already hold reuses the run's own games."""
-    games = min(result.games, limit)
-    current = {r.get("parameter"): str(r.get("value")) for r in records.get("rules", ())}
-    found = []
-    for setting in sweep.settings:
-        overrides = tuple((name, str(value)) for name, value in zip(sweep.parameters, setting))
-        if all(current.get(name) == value for name, value in overrides) and not result.replay:
-            played = summarise(list(result.outcomes[:games]), games=games, seed=result.seed,
-                               players=result.players, bots=result.bots, max_steps=result.max_steps,
-                               nominal={r.name: r.nominal for r in result.nominal})
-        else:
-            played = simulate_with(sim, records, overrides, games, result.seed, result.players, result.bots,
-                                   workers, progress, source=source, max_steps=result.max_steps)
-        found.append((tuple(setting), played))
-    return found
-
-
-def _in_processes(batches: list[Batch], workers: int, progress) -> list[dict]:
+def _in_processes(batches: list[Batch], workers: int, progress) -> list[list[dict]]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     # spawn, not fork: the same behaviour on every OS, and no copy of a parent's threads or open files
     done: dict[int, list[dict]] = {}
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(run_batch, batch): batch.first for batch in batches}
+        futures = {pool.submit(run_batch, batch): n for n, batch in enumerate(batches)}
         try:
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
@@ -278,7 +249,7 @@ def _in_processes(batches: list[Batch], workers: int, progress) -> list[dict]:
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-    return [outcome for first in sorted(done) for outcome in done[first]]
+    return [done[n] for n in range(len(batches))]
 
 
 def replay(sim: Simulation, records: Records, seed: int, players: int, bots: tuple[str, ...] | None = None,
@@ -298,5 +269,5 @@ def to_plain(result: SimulationResult) -> dict:
 
 
 __all__ = ["Batch", "GameSource", "SimulationResult", "check_settings", "with_rules", "flag_of", "game_seed",
-           "play", "play_batch", "replay", "run_batch", "simulate", "simulate_with", "summarise", "sweep_results",
-           "to_plain", "what_happened", "wilson"]
+           "play", "play_batch", "replay", "run_batch", "simulate", "simulate_runs", "summarise", "to_plain",
+           "what_happened", "wilson"]

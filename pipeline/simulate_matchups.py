@@ -59,11 +59,12 @@ def pairing_rows(m: Matchups) -> list[list[str]]:
     return rows
 
 
-def flagged_rows(m: Matchups, game: str) -> list[list[str]]:
+def flagged_rows(m: Matchups, game: str, rules=()) -> list[list[str]]:
+    """Flagged games with the command replaying each (`rules`: the run's other --rule overrides)."""
     rows = [["sides", "seed", "what happened", "replay"]]
     for ids, result in m.runs:
         for f in result.flagged:
-            command = f"{text_of.replay_command(result, game, f.seed)} --teams {','.join(ids)}"
+            command = f"{text_of.replay_command(result, game, f.seed, rules)} --teams {','.join(ids)}"
             rows.append([" vs ".join(ids), str(f.seed), f.message, f"`{command}`"])
     return rows
 
@@ -78,7 +79,7 @@ def settings_rows(m: Matchups) -> list[list[str]]:
             ["flagged (cap, stuck, error)", str(len(first.flagged))]]
 
 
-def markdown(m: Matchups, title: str, game: str, paired=()) -> str:
+def markdown(m: Matchups, title: str, game: str, paired=(), rules=()) -> str:
     table = text_of.md_table
     lines = [f"# {title} — matchups", "", "## Settings", ""] + table(settings_rows(m))
     lines += ["## Matchup matrix", "", "The win rate of the side of the row against the side of the column, both "
@@ -95,7 +96,7 @@ def markdown(m: Matchups, title: str, game: str, paired=()) -> str:
               f"{2 / len(m.sides):.0%} of them); a share does not depend on that.", ""]
     lines += text_of.frequency_lines(m.pooled, paired)
     lines += ["## Flagged games", ""]
-    lines += table(flagged_rows(m, game)) if m.pooled.flagged else ["None: every game ended by the rules.", ""]
+    lines += table(flagged_rows(m, game, rules)) if m.pooled.flagged else ["None: every game ended by the rules.", ""]
     return "\n".join(lines)
 
 
@@ -114,14 +115,14 @@ def matrix_panel(m: Matchups, fonts, charts):
         note="Blue: under 0.5, orange: over 0.5; every cell prints its rate."), True)
 
 
-def write(m: Matchups, folder: Path, title: str, game: str, fonts, paired=()) -> list[Path]:
+def write(m: Matchups, folder: Path, title: str, game: str, fonts, paired=(), rules=()) -> list[Path]:
     """folder/report.md, report.pdf and games.csv; returns their paths."""
     from pipeline.output import atomic_write
     from pipeline.render import chart_pages as layout
     from pipeline.render import charts
     from pipeline.simulate_table import write_csv
 
-    atomic_write(folder / "report.md", markdown(m, title, game, paired).encode())
+    atomic_write(folder / "report.md", markdown(m, title, game, paired, rules).encode())
     P = layout.Panel
     rows = side_rows(m)
     first = [matrix_panel(m, fonts, charts),

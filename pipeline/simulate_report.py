@@ -22,17 +22,21 @@ def num(value, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
-def replay_command(result: SimulationResult, game: str, seed: int) -> str:
+def replay_command(result: SimulationResult, game: str, seed: int, rules=()) -> str:
+    """The command that plays this game again: the run's `--rule` overrides (its sides too) included."""
     bots = result.bots[0] if len(set(result.bots)) == 1 else ",".join(result.bots)
-    return f"pnp simulate {game} --replay {seed} --players {result.players} --bots {bots}"
+    changed = "".join(f" --rule {name}={value}" for name, value in rules)
+    return f"pnp simulate {game} --replay {seed} --players {result.players} --bots {bots}{changed}"
 
 
-def settings_rows(result: SimulationResult) -> list[list[str]]:
+def settings_rows(result: SimulationResult, names: list[str] | None = None) -> list[list[str]]:
+    """`names`: who sits at each seat, when the game has sides ("seat 1 (eclairs)")."""
     games = (f"1 (replay of the game seed {result.seed})" if result.replay else
              f"{result.games} (game i plays seed {result.seed} × 1000003 + i)")
     return [["setting", "value"], ["games", games], ["master seed", str(result.seed)],
             ["players", str(result.players)],
-            ["bots", ", ".join(f"{i + 1}: {b}" for i, b in enumerate(result.bots))],
+            ["bots", ", ".join(f"{i + 1}: {b}" for i, b in enumerate(result.bots))]] + (
+            [["seats", ", ".join(names)]] if names and names != seat_labels(result) else []) + [
             ["finished by the rules", f"{result.finished} of {result.games} (the statistics below)"],
             ["flagged (cap, stuck, error)", str(len(result.flagged))],
             ["step guard", f"{result.max_steps} engine steps per game"]]
@@ -97,8 +101,8 @@ def sweep_rows(sweep, points, names: list[str], between: str = " ") -> list[list
     rows = [[(",\n" if narrow else ", ").join(sweep.parameters), sweep.label or "x"]
             + [n if narrow else f"{n} win rate (95 % CI)" for n in names] + ["shared", "games"]]
     for setting, result in points:
-        seats = [f"{s.rate:.3f}{between}" + (f"{s.low:.2f}–{s.high:.2f}" if narrow else f"({s.low:.2f}–{s.high:.2f})")
-                 for s in result.seats]
+        seats = [f"{s.rate:.3f}{between}" + (f"{s.low:.2f}–{s.high:.2f}" if narrow else
+                                              f"({s.low:.2f}–{s.high:.2f})") for s in result.seats]
         rows.append([", ".join(map(str, setting)), sweep_x(sweep, setting), *seats,
                      str(shared_games(result)), str(result.finished)])
     return rows
@@ -114,9 +118,9 @@ def shared_games(result: SimulationResult) -> int:
     return sum(1 for o in result.outcomes if not flag_of(o) and max(o["returns"]) < 1)
 
 
-def flagged_rows(result: SimulationResult, game: str | None = None) -> list[list[str]]:
+def flagged_rows(result: SimulationResult, game: str | None = None, rules=()) -> list[list[str]]:
     return [["game i", "seed", "what happened"] + (["replay"] if game else [])] + [
-        [str(f.index), str(f.seed), f.message] + ([f"`{replay_command(result, game, f.seed)}`"] if game else [])
+        [str(f.index), str(f.seed), f.message] + ([f"`{replay_command(result, game, f.seed, rules)}`"] if game else [])
         for f in result.flagged]
 
 
@@ -152,11 +156,12 @@ def frequency_lines(result: SimulationResult, paired=()) -> list[str]:
 
 
 def markdown(result: SimulationResult, title: str, game: str | None = None, readings=(), *, sweeps=(),
-             paired=(), names: list[str] | None = None) -> str:
+             paired=(), names: list[str] | None = None, rules=()) -> str:
     """`sweeps`: (Sweep, [(setting, result)]) pairs; `paired`: (first, second) frequency tables shown side by
-    side; `names`: who sits at each seat (sides), for the sweep's columns."""
+    side; `names`: who sits at each seat (sides), for the sweep's columns; `rules`: the run's overrides, for
+    the replay commands."""
     table = md_table
-    lines = [f"# {title} — simulation report", "", "## Settings", ""] + table(settings_rows(result))
+    lines = [f"# {title} — simulation report", "", "## Settings", ""] + table(settings_rows(result, names))
     if result.finished:
         lines += ["## Win rate by seat", "", "A win shared by k seats counts 1/k; the interval is Wilson's, at "
                   "95 %.", ""] + table(seat_rows(result))
@@ -177,7 +182,8 @@ def markdown(result: SimulationResult, title: str, game: str | None = None, read
                   "The same seeds played at each setting of " + ", ".join(f"`{p}`" for p in sweep.parameters)
                   + ".", ""] + table(sweep_rows(sweep, points, names or seat_labels(result)))
     lines += ["## Flagged games", ""]
-    lines += table(flagged_rows(result, game)) if result.flagged else ["None: every game ended by the rules.", ""]
+    lines += (table(flagged_rows(result, game, rules)) if result.flagged
+              else ["None: every game ended by the rules.", ""])
     return "\n".join(lines)
 
 

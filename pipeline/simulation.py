@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline import simulate as driver
+from pipeline import simulate_variants as variants
 from pipeline.errors import PipelineError, Problem, Report
 from pipeline.games.base import GameModule, Records, Simulation
 from pipeline.games.kit import with_rules
@@ -152,14 +153,14 @@ def readings(loaded: Loaded, result: SimulationResult, progress=None) -> list:
     """The rulebook's disputed readings the game names, each replayed on the same seeds ([] when none)."""
     if not loaded.sim.readings(loaded.records):
         return []
-    return driver.reading_effects(loaded.sim, loaded.records, result, loaded.request.rules, loaded.request.workers,
+    return variants.reading_effects(loaded.sim, loaded.records, result, loaded.request.rules, loaded.request.workers,
                                   progress, loaded.source)
 
 
 def sweeps(loaded: Loaded, result: SimulationResult, progress=None) -> list:
     """Every rule sweep the game declares, played on the run's seeds: [(Sweep, [(setting, result)])]."""
     request = loaded.request
-    return [(sweep, driver.sweep_results(loaded.sim, loaded.records, result, sweep, request.workers, progress,
+    return [(sweep, variants.sweep_results(loaded.sim, loaded.records, result, sweep, request.workers, progress,
                                          loaded.source)) for sweep in loaded.sim.sweeps]
 
 
@@ -173,10 +174,11 @@ def run_matchups(loaded: Loaded, progress=None):
 
     request, (parameters, choices) = loaded.request, loaded.sim.sides
     sides = tuple(dict.fromkeys(str(c) for c in choices(loaded.records)))
-    runs = tuple((ids, driver.simulate_with(loaded.sim, loaded.records, tuple(zip(parameters, ids)), request.games,
-                                            request.seed, loaded.players, loaded.seats, request.workers, progress,
-                                            source=loaded.source))
-                 for ids in permutations(sides, len(parameters)))
+    pairings = list(permutations(sides, len(parameters)))
+    results = driver.simulate_runs(loaded.sim, loaded.records, [tuple(zip(parameters, ids)) for ids in pairings],
+                                   request.games, request.seed, loaded.players, loaded.seats, request.workers,
+                                   progress, source=loaded.source)          # every pairing's batches in one pool
+    runs = tuple(zip(pairings, results))
     outcomes = [{**o, "index": n * request.games + o["index"]} for n, (_, r) in enumerate(runs) for o in r.outcomes]
     pooled = summarise(outcomes, games=len(outcomes), seed=request.seed, players=loaded.players, bots=loaded.seats,
                        max_steps=driver.DEFAULT_MAX_STEPS, nominal={})
@@ -193,7 +195,7 @@ def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()
     folder = loaded.request.root / "output" / loaded.module.id / "simulation"
     sections = dict(sweeps=swept, paired=tuple(loaded.sim.paired), names=seat_names(loaded))
     simulate_report.write_markdown(result, folder / "report.md", loaded.title, game=loaded.request.game,
-                                   readings=effects, **sections)
+                                   readings=effects, rules=loaded.request.rules, **sections)
     simulate_report.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
     simulate_table.write_csv(simulate_table.games_frame([(sides_of(loaded), result)]), folder / "games.csv")
     return [folder / "report.md", folder / "report.pdf", folder / "games.csv"]
@@ -206,7 +208,7 @@ def write_matchup_reports(loaded: Loaded, matchups) -> list[Path]:
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation" / "matchups"
     return simulate_matchups.write(matchups, folder, loaded.title, loaded.request.game, default_fonts(),
-                                   tuple(loaded.sim.paired))
+                                   tuple(loaded.sim.paired), loaded.request.rules)
 
 
 def load_simulation(game: str, root: str, rules: tuple[tuple[str, str], ...] = ()) -> tuple[Simulation, Records]:

@@ -450,7 +450,7 @@ def test_reading_effects_replay_the_same_seeds_with_the_other_value():
     the others a game declares are reported this way by `pnp simulate`)."""
     from dataclasses import replace
 
-    from pipeline.simulate import reading_effects
+    from pipeline.simulate_variants import reading_effects
     from pipeline.simulate_report import reading_rows
 
     sim = replace(SIMULATION, readings=lambda records: [("target", 30), ("stuck", 1)])

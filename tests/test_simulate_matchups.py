@@ -8,7 +8,8 @@ import io
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.simulate import simulate, simulate_with, sweep_results
+from pipeline.simulate import simulate
+from pipeline.simulate_variants import simulate_with, sweep_results
 from pipeline.simulate_report import markdown, paired_rows, sweep_rows
 from pipeline.simulate_stats import wilson
 from tests import toy_duel
@@ -145,7 +146,8 @@ def test_matchups_command_prints_the_matrix_and_writes_the_reports(duel_cli):
     low = f"{wilson(24, 24)[0]:.2f}"                                             # ace vs dud: 24 games won
     lines = done.output.splitlines()
     ace = next(i for i, line in enumerate(lines) if line.startswith("ace "))
-    assert lines[ace - 3].startswith("Matchup matrix") and lines[ace].split("│")[1:3] == [" " * 9 + "— ", "     1.000 "]
+    assert lines[ace - 3].startswith("Matchup matrix")
+    assert lines[ace].split("│")[1:3] == [" " * 9 + "— ", "     1.000 "]
     assert lines[ace + 1].split("│")[2] == f" {low}–1.00 "                        # the interval under the rate
     folder = root / "output/duel/simulation/matchups"
     assert (folder / "report.pdf").read_bytes().startswith(b"%PDF")
@@ -214,3 +216,38 @@ def test_fightball_teams_and_sweep_are_declared():
     with pytest.raises(SimulationUsage, match=r"^--teams: unknown id 'eclair' \(known: eclairs, forges, remparts, "
                                               r"mirages\)$"):
         load(Request("fightball", PROJECT_ROOT, games=2, teams=("eclair", "remparts")), Report())
+
+
+def test_variants_share_one_pool_and_match_one_process(monkeypatch):
+    """Every pairing's (or setting's) batches go to one pool; a worker loads the game once and makes each
+    variant's records once; the results are those of one process."""
+    import pipeline.simulate
+    from pipeline.simulate import GameSource, simulate_runs
+
+    pools = []
+    real = pipeline.simulate._in_processes
+    monkeypatch.setattr(pipeline.simulate, "_in_processes", lambda *a: pools.append((len(a[0]), a[1])) or real(*a))
+    source = GameSource("duel", "", loader=toy_duel.load)
+    variants = [(("team_north", a), ("team_south", b)) for a, b in (("ace", "dud"), ("twin", "mirror"), ("dud", "ace"))]
+    one = simulate_runs(SIMULATION, duel_records(), variants, 60, 5, 2, workers=1, source=source)
+    two = simulate_runs(SIMULATION, duel_records(), variants, 60, 5, 2, workers=2, source=source)
+    assert pools == [(9, 2)] and one == two                              # 3 variants × 3 batches, one pool
+    assert [r.seats[0].wins for r in one] == [60, one[1].seats[0].wins, 0] and 0 < one[1].seats[0].wins < 60
+
+
+def test_a_flagged_games_replay_command_keeps_the_runs_sides():
+    from dataclasses import replace
+
+    from pipeline.simulate_report import flagged_rows
+
+    result = simulate(SIMULATION, duel_records(), games=3, seed=0, players=2)
+    broken = replace(result, flagged=(replace(toy_duel_flag(), seed=7),))
+    rules = (("team_north", "twin"), ("team_south", "dud"))
+    assert flagged_rows(broken, "duel", rules)[1][3] == (
+        "`pnp simulate duel --replay 7 --players 2 --bots none --rule team_north=twin --rule team_south=dud`")
+
+
+def toy_duel_flag():
+    from pipeline.simulate_stats import Flagged
+
+    return Flagged(0, 0, "error", "stopped at step 0 (its setup): the engine raised ValueError: x")
