@@ -1,6 +1,6 @@
 """Rules-engine speed, for any registered game: K seeded complete games played by bots, driver loop included.
 
-    .venv/bin/python bench/engine_speed.py --game buildit|allstar|nba [--games 500] [--players P]
+    .venv/bin/python bench/engine_speed.py --game buildit|allstar|nba|fightball [--games 500] [--players P]
                                            [--bots heuristic] [--seed 0] [--rule name=value …]
                                            [--min-rate 0] [--all]
 
@@ -32,6 +32,8 @@ ALL = {
     "nba": [(2, ()), (2, (("length", "short"),)), (2, (("length", "epic"),)), (2, (("variant_team_selection", "yes"),)),
             (2, (("variant_draft", "yes"),)), (2, (("variant_money_time", "yes"),)),
             (2, (("end_rule", "market_empty_literal"),))],
+    "fightball": [(2, ()), (2, (("tie_rule", "overtime"),)), (2, (("speed_north", "70"),)),
+                  (2, (("team_north", "forges"), ("team_south", "mirages")))],
 }
 
 

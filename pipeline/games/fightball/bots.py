@@ -13,7 +13,7 @@ while its top card is useful. With probability bot_error_pct / 100 it puts a dra
 
 from __future__ import annotations
 
-from pipeline.games.fightball.engine.data import BALL, EFFECT, NOBODY, PLAYER, SHOT, legal_attack_cell
+from pipeline.games.fightball.engine.data import BALL, EFFECT, G, NOBODY, PLAYER, SHOT, legal_attack_cell
 from pipeline.games.fightball.engine.scoring import DONE, EMPTY, OPEN, play_total
 
 DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
@@ -68,6 +68,8 @@ def best_place(state, card: int, me: int, anywhere: bool) -> tuple[int, float]:
     (a card from the discard pile must land somewhere). Ties go to the first cell in row-major order."""
     data = state.data
     c = data.cards[card]
+    is_player = c.kind == PLAYER
+    openers = _openers(data, c, me) if is_player else None
     best_cell, best = NOBODY, -1e9
     plays, cells = state.plays, data.cell_at
     for index in data.cell_ids:
@@ -76,7 +78,13 @@ def best_place(state, card: int, me: int, anywhere: bool) -> tuple[int, float]:
         if status == OPEN:
             value = (_on_own if play.team == me else _on_theirs)(state, c, play, cells[index])
         elif status == EMPTY:
-            value = _on_empty(state, c, me, cells[index])
+            cell = cells[index]
+            if is_player and legal_attack_cell(cell, me):
+                value = openers[cell.colour]
+            elif anywhere:
+                value = -cell.points                                    # a false start
+            else:
+                continue
         elif not anywhere:
             continue
         else:
@@ -86,15 +94,15 @@ def best_place(state, card: int, me: int, anywhere: bool) -> tuple[int, float]:
     return best_cell, best
 
 
-def _on_empty(state, c, me: int, cell) -> float:
-    if c.kind != PLAYER or not legal_attack_cell(cell, me):
-        return -cell.points                                             # a false start
-    data = state.data
-    rules = data.rules
-    estimate = c.attack[cell.colour] + rules.bonus + data.mean_shot[me][cell.colour]
-    if estimate < rules.threshold + MARGIN:
-        return -0.5
-    return cell.points * 0.5 + (estimate - rules.threshold) * 0.05
+def _openers(data, c, me: int) -> tuple:
+    """The value of opening a play with player card c on an empty legal cell, per colour of cell."""
+    rules, values = data.rules, []
+    for colour in range(3):
+        estimate = c.attack[colour] + rules.bonus + data.mean_shot[me][colour]
+        points = data.params["zone_points_g"] if colour == G else data.params["zone_points_rb"]
+        values.append(-0.5 if estimate < rules.threshold + MARGIN
+                      else points * 0.5 + (estimate - rules.threshold) * 0.05)
+    return tuple(values)
 
 
 def _on_own(state, c, play, cell) -> float:

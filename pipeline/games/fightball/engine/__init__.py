@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
 from pipeline.games.fightball.engine.cards import GameData
-from pipeline.games.fightball.engine.data import BUZZ, COLOURS, NOBODY, SEATS
+from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS
 from pipeline.games.fightball.engine.scoring import (
     DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack, finish, play_total, step,
 )
@@ -68,8 +68,7 @@ class State(PhaseState):
         left = self.left[seat]
         if left == 0:
             return [(self.data.cards[self.data.buzz[seat]].id, 1.0)]
-        cards = self.data.cards
-        return [(cards[card].id, n / left) for (card, _), n in zip(self.data.deck[seat], self.counts[seat]) if n]
+        return [(card, n / left) for card, n in zip(self.data.deck_ids[seat], self.counts[seat]) if n]
 
     def _apply_chance(self, outcome) -> None:
         if self.phase == WHO:

@@ -54,6 +54,7 @@ class GameData:
                                         for colour in range(3)))
         self.deck, self.buzz, self.size, self.mean_shot = (tuple(self.deck), tuple(self.buzz), tuple(self.size),
                                                            tuple(self.mean_shot))
+        self.deck_ids = tuple(tuple(self.cards[card].id for card, _ in deck) for deck in self.deck)
         self.max_copies = max((n for deck in self.deck for _, n in deck), default=0)
         self.deck_pos = tuple({card: j for j, (card, _) in enumerate(deck)} for deck in self.deck)
         self.counts = dict(counts)
