@@ -221,3 +221,22 @@ def test_aid_and_score_sheet_print_the_rule_numbers(parts):
     assert sheet.count("quart-temps") >= 2 * rules["quarters"]
     assert sheet.count("Prolongation ") == 2 * rules["overtime_quarters"]   # the rows, not the note
     assert sheet.count("TOTAL") == 2
+
+
+def test_every_emblem_the_schema_allows_is_drawn_and_every_face_shows_its_team_emblem(drawn):
+    from pipeline import PROJECT_ROOT
+    from pipeline.games.fightball.schema import EMBLEMS
+    from svglib.svglib import svg2rlg
+
+    folder = PROJECT_ROOT / "templates" / "fightball" / "emblems"
+    for emblem in EMBLEMS:
+        drawing = svg2rlg(str(folder / f"{emblem}.svg"))
+        x0, y0, x1, y1 = drawing.getBounds()
+        sides = sorted(((x1 - x0) / drawing.width, (y1 - y0) / drawing.height))
+        assert sides[1] >= 0.8 and sides[0] >= 0.6, (emblem, sides)   # fills its box: as large as it can at 6 mm
+    for spec, face, _ in drawn:
+        if "team" not in spec.context or spec.template == "field.yaml":
+            continue
+        emblem = f"emblems/{spec.context['team']['emblem']}.svg"
+        sizes = [p.height / MM for p in face.primitives if getattr(p, "rel", "").endswith(emblem)]
+        assert sizes and min(sizes) >= 6, (spec.name, sizes)
