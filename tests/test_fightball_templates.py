@@ -240,3 +240,11 @@ def test_every_emblem_the_schema_allows_is_drawn_and_every_face_shows_its_team_e
         emblem = f"emblems/{spec.context['team']['emblem']}.svg"
         sizes = [p.height / MM for p in face.primitives if getattr(p, "rel", "").endswith(emblem)]
         assert sizes and min(sizes) >= 6, (spec.name, sizes)
+
+
+def test_generated_cards_point_at_the_team_cell_that_counts_them(parts):
+    deck = next(c for c in parts if isinstance(c, CardDeck) and c.id == "deck-forges")
+    field = next(c for c in parts if isinstance(c, CardDeck) and c.id == "field-forges")
+    columns = {f.ref.field for f in deck.fronts + field.fronts if f.template in ("ball.yaml", "buzz.yaml", "field.yaml")}
+    assert columns == {"balls_B", "balls_R", "balls_G", "buzz", "field_B", "field_R", "field_G"}
+    assert {f.ref.sheet for f in deck.fronts} == {"teams", "players", "shots", "effects"}

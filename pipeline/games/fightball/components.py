@@ -104,7 +104,8 @@ def team_look(rec) -> dict:
             "colour": colour, "ink": ink_on(colour), "shade": shade(colour), "tint": tint(colour),
             "counts": {"balls": {c: rec[f"balls_{c}"] for c in COLOURS}, "buzz": rec["buzz"],
                        "field": {c: rec[f"field_{c}"] for c in COLOURS}},
-            "ref": rec.ref}
+            "ref": rec.ref, "cells": {column: rec.at(column) for column in (
+                *(f"balls_{c}" for c in COLOURS), "buzz", *(f"field_{c}" for c in COLOURS))}}
 
 
 def _card(index: int, copy: int, copies: int) -> dict:
@@ -114,7 +115,7 @@ def _card(index: int, copy: int, copies: int) -> dict:
 # --- a team's deck --------------------------------------------------------------------------------------------
 
 def _public(team: dict) -> dict:
-    return {k: v for k, v in team.items() if k not in ("counts", "ref")}
+    return {k: v for k, v in team.items() if k not in ("counts", "ref", "cells")}
 
 
 def team_deck(records: Records, team: dict, rules: dict) -> CardDeck:
@@ -136,7 +137,7 @@ def team_deck(records: Records, team: dict, rules: dict) -> CardDeck:
         copies = team["counts"]["balls"][code]
         for copy in range(1, copies + 1):
             add("ball.yaml", {"colour": zone_colour(code, rules), "bonus": rules["ball_match_bonus"]},
-                team["ref"], f"{tid}_ball_{code}-{copy}", f"{team['name']} ball {code}, copy {copy}/{copies}",
+                team["cells"][f"balls_{code}"], f"{tid}_ball_{code}-{copy}", f"{team['name']} ball {code}, copy {copy}/{copies}",
                 copy, copies)
     for rec, copy, copies in expand([r for r in records["shots"] if r["team"] == tid], "copies"):
         best = rec["text_colour"]
@@ -151,7 +152,7 @@ def team_deck(records: Records, team: dict, rules: dict) -> CardDeck:
             copy, copies)
     buzzes = team["counts"]["buzz"]
     for copy in range(1, buzzes + 1):
-        add("buzz.yaml", {}, team["ref"], f"{tid}_buzz" + (f"-{copy}" if copy > 1 else ""), f"{team['name']} BUZZ",
+        add("buzz.yaml", {}, team["cells"]["buzz"], f"{tid}_buzz" + (f"-{copy}" if copy > 1 else ""), f"{team['name']} BUZZ",
             copy, buzzes)
     back = FaceSpec("back.yaml", {"team": look}, team["ref"], f"{tid}-back", f"{team['name']}, back")
     return CardDeck(f"deck-{tid}", f"Paquet {team['name']}", tuple(fronts), tuple(back for _ in fronts), POKER)
@@ -166,7 +167,7 @@ def field_deck(records: Records, team: dict, rules: dict) -> CardDeck:
         for copy in range(1, copies + 1):
             fronts.append(FaceSpec("field.yaml", {"team": look, "colour": zone_colour(code, rules),
                                                   "card": _card(len(fronts) + 1, copy, copies)},
-                                   team["ref"], f"{tid}_field_{code}-{copy}",
+                                   team["cells"][f"field_{code}"], f"{tid}_field_{code}-{copy}",
                                    f"{team['name']} field card {code}, copy {copy}/{copies}"))
     back = FaceSpec("field-back.yaml", {"team": look, "rows": list(FIELD_ROWS), "colours": zone_colours(rules)},
                     team["ref"], f"{tid}-field-back", f"{team['name']}, field back")
