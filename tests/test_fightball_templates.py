@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from pipeline.games.base import BoardSpec, CardDeck, PageSpec
-from pipeline.games.fightball.components import FIELD_ROWS, POKER, ZONE_COLOURS
+from pipeline.games.fightball.components import POKER, ZONE_COLOURS
+from pipeline.games.fightball.engine.data import LAYOUT
 from pipeline.units import MM
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 
@@ -186,7 +187,7 @@ def test_field_mat_lays_out_the_5x5_field_with_card_sized_cells(parts, drawn):
     mat = next(c for c in parts if isinstance(c, BoardSpec))
     cells = mat.face.context["cells"]
     assert len(cells) == 24 and mat.face.context["centre"]["row"] == mat.face.context["centre"]["col"] == 2
-    assert Counter(c["colour"]["code"] for c in cells) == Counter("".join(FIELD_ROWS).replace(".", ""))
+    assert Counter(c["colour"]["code"] for c in cells) == Counter("".join(LAYOUT).replace("_", ""))
     assert {c["owner"] for c in cells if c["row"] < 2 and c["colour"]["code"] != "G"} == {"Nord"}
     assert {c["owner"] for c in cells if c["row"] > 2 and c["colour"]["code"] != "G"} == {"Sud"}
     width, height = mat.size_mm

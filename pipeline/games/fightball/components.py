@@ -10,6 +10,7 @@ Colour never carries a meaning alone: every colour-coded value sits beside its c
 from __future__ import annotations
 
 from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
+from pipeline.games.fightball.engine.data import CENTRE, LAYOUT, NORTH, NOBODY, field
 from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
 from pipeline.params import rules as typed_rules
 from pipeline.schema import expand
@@ -26,8 +27,6 @@ ZONE_COLOURS = {
     "R": ("R", "rouge", "rouge", "#C0392B", "dots"),
     "G": ("V", "vert", "verte", "#2E8B4E", "plain"),
 }
-# §1.3, rows from the north coach's side to the south coach's; "." is the empty centre where the BUZZ goes
-FIELD_ROWS = ("BRRRB", "GBBBG", "GG.GG", "GBBBG", "BRRRB")
 
 # the field mat: cells a card plus a margin, a band above each card for the cell's label
 MAT_CELL = (69.5, 104.9)        # a poker card with 3 mm around, and a 10 mm label band above it
@@ -169,33 +168,36 @@ def field_deck(records: Records, team: dict, rules: dict) -> CardDeck:
                                                   "card": _card(len(fronts) + 1, copy, copies)},
                                    team["cells"][f"field_{code}"], f"{tid}_field_{code}-{copy}",
                                    f"{team['name']} field card {code}, copy {copy}/{copies}"))
-    back = FaceSpec("field-back.yaml", {"team": look, "rows": list(FIELD_ROWS), "colours": zone_colours(rules)},
+    back = FaceSpec("field-back.yaml", {"team": look, "rows": list(LAYOUT), "colours": zone_colours(rules)},
                     team["ref"], f"{tid}-field-back", f"{team['name']}, field back")
     return CardDeck(f"field-{tid}", f"Terrain {team['name']}", tuple(fronts), tuple(back for _ in fronts), POKER)
 
 
 # --- the field mat -------------------------------------------------------------------------------------------
 
+def _place(row: int, col: int) -> dict:
+    """A cell's row, column and top-left corner on the mat (mm)."""
+    return {"row": row, "col": col, "x": MAT_MARGIN + col * (MAT_CELL[0] + MAT_GAP),
+            "y": MAT_MARGIN + MAT_SIDE_BAND + row * (MAT_CELL[1] + MAT_GAP)}
+
+
 def field_cells(rules: dict) -> list[dict]:
-    """The 25 cells of §1.3 with their colour, owner half and place on the mat (mm, top-left of the cell); the
-    empty centre has no colour (buzz: true)."""
-    cell_w, cell_h = MAT_CELL
+    """The 24 cells of §1.3 as the engine scores them (colour, owner half, points), each placed on the mat."""
     cells = []
-    for row, pattern in enumerate(FIELD_ROWS):
-        for col, code in enumerate(pattern):
-            x = MAT_MARGIN + col * (cell_w + MAT_GAP)
-            y = MAT_MARGIN + MAT_SIDE_BAND + row * (cell_h + MAT_GAP)
-            if code == ".":
-                cells.append({"row": row, "col": col, "x": x, "y": y, "buzz": True})
-                continue
-            owner = "" if code == "G" else ("Nord" if row < 2 else "Sud")
-            cells.append({"row": row, "col": col, "x": x, "y": y, "buzz": False, "owner": owner,
-                          "colour": zone_colour(code, rules)})
+    for cell in field(rules):
+        colour = {**zone_colour(COLOURS[cell.colour], rules), "points": cell.points}
+        owner = "" if cell.owner == NOBODY else "Nord" if cell.owner == NORTH else "Sud"
+        cells.append({**_place(cell.row, cell.col), "owner": owner, "colour": colour})
     return cells
 
 
+def centre_cell() -> dict:
+    """The empty centre, where the BUZZ goes."""
+    return _place(*divmod(CENTRE, len(LAYOUT[0])))
+
+
 def mat_size() -> tuple[float, float]:
-    cols, rows = len(FIELD_ROWS[0]), len(FIELD_ROWS)
+    cols, rows = len(LAYOUT[0]), len(LAYOUT)
     width = 2 * MAT_MARGIN + cols * MAT_CELL[0] + (cols - 1) * MAT_GAP
     height = 2 * (MAT_MARGIN + MAT_SIDE_BAND) + rows * MAT_CELL[1] + (rows - 1) * MAT_GAP
     return round(width, 2), round(height, 2)
@@ -203,8 +205,7 @@ def mat_size() -> tuple[float, float]:
 
 def field_mat(rules: dict) -> BoardSpec:
     size = mat_size()
-    cells = field_cells(rules)
-    context = {"cells": [c for c in cells if not c["buzz"]], "centre": next(c for c in cells if c["buzz"]),
+    context = {"cells": field_cells(rules), "centre": centre_cell(),
                "cell_w": MAT_CELL[0], "cell_h": MAT_CELL[1], "band": MAT_BAND,
                "margin": MAT_MARGIN, "side_band": MAT_SIDE_BAND, "card_w": POKER[0], "card_h": POKER[1],
                "width": size[0], "height": size[1]}
@@ -215,7 +216,7 @@ def field_mat(rules: dict) -> BoardSpec:
 # --- player aid and score sheet --------------------------------------------------------------------------------
 
 def aid(rules: dict, copies: int = 2) -> PageSpec:
-    context = {"rules": rules, "colours": zone_colours(rules), "rows": list(FIELD_ROWS)}
+    context = {"rules": rules, "colours": zone_colours(rules), "rows": list(LAYOUT)}
     faces = (FaceSpec("aid-front.yaml", context, None, "aid-front", "player aid, front"),
              FaceSpec("aid-back.yaml", context, None, "aid-back", "player aid, back"))
     return PageSpec("aid", "Aide de jeu", faces, AID, copies)
