@@ -180,9 +180,9 @@ def test_in_a_rulebook_column_it_is_scaled_to_the_column_and_its_words_stay_at_6
     assert info["figures"] == ["pile"]
     found = [w for w in words(buffer.getvalue()) if w["text"].startswith("CARTE") or w["text"] == "carte"]
     assert len(found) == 10 and min(w["size"] for w in found) >= 6.0
-    scale = min(w["size"] for w in found if w["text"] == "carte") / 8       # the labels are set at 8 pt
+    scale = min(w["size"] for w in found if w["text"] == "carte") / 9       # the labels are set at 9 pt
     column = (210 - 2 * 15 - 7) / 2 * MM
-    assert 6 / 8 - 0.01 <= scale <= column / figure.width + 0.01            # in the column, words at 6 pt or more
+    assert 6 / 9 - 0.01 <= scale <= column / figure.width + 0.01            # in the column, words at 6 pt or more
     names = sorted((w for w in found if w["text"].startswith("CARTE")), key=lambda w: w["top"])
     assert [w["text"] for w in names] == [f"CARTE{i}" for i in range(5)]
     assert [w["size"] for w in names] == pytest.approx([9 * scale] * 5, abs=0.05)   # one scale for all
