@@ -86,7 +86,7 @@ def markdown(m: Matchups, title: str, game: str, paired=(), rules=()) -> str:
               "seatings pooled (a draw counts half a win), with its 95 % Wilson interval; \"all\" pools every "
               "game of the side.", ""] + table(matrix_rows(m))
     lines += ["## Each side against all", ""] + table(side_rows(m))
-    lines += ["## Each seating", "", "The same pairing with the seats swapped: how much sitting first is worth "
+    lines += ["## Each seating", "", "The same pairing with the seats swapped: how much its seat is worth "
               "to each side.", ""] + table(pairing_rows(m))
     if m.pooled.finished:
         lines += ["## Win rate by seat, every pairing", ""] + table(text_of.seat_rows(m.pooled))
@@ -120,6 +120,7 @@ def write(m: Matchups, folder: Path, title: str, game: str, fonts, paired=(), ru
     from pipeline.output import atomic_write
     from pipeline.render import chart_pages as layout
     from pipeline.render import charts
+    from pipeline.simulate_pdf import write_pdf
     from pipeline.simulate_table import write_csv
 
     atomic_write(folder / "report.md", markdown(m, title, game, paired, rules).encode())
@@ -135,7 +136,7 @@ def write(m: Matchups, folder: Path, title: str, game: str, fonts, paired=(), ru
     buffer = io.BytesIO()
     what = (f"{len(m.runs)} pairings × {m.games} games, the same seeds in each: master seed {m.pooled.seed} "
             f"(game i plays seed {m.pooled.seed} × 1000003 + i)")
-    text_of.write_pdf(m.pooled, buffer, f"{title}: matchups", fonts, paired=paired, panels=first, subtitle=what)
+    write_pdf(m.pooled, buffer, f"{title}: matchups", fonts, paired=paired, panels=first, subtitle=what)
     atomic_write(folder / "report.pdf", buffer.getvalue())
     write_csv(m.frame, folder / "games.csv")
     return [folder / "report.md", folder / "report.pdf", folder / "games.csv"]

@@ -177,7 +177,7 @@ def summarise(outcomes: list[dict], *, games: int, seed: int, players: int, bots
         first = SeatStats(-1, "first to play", wins, wins / len(starts), *wilson(wins, len(starts)),
                           math.fsum(scores) / len(scores) if scores else None)
     ranked = [sorted(o["scores"], reverse=True) for o in done if len(o.get("scores") or ()) > 1]
-    reasons = Counter(_end_label(o) for o in outcomes)
+    reasons = Counter(end_label(o) for o in outcomes)
     counters = _counters(done)
     plain = tuple(c for c in counters.values() if ":" not in c.name)
     tables: dict[str, list[CounterStats]] = defaultdict(list)
@@ -199,7 +199,7 @@ def summarise(outcomes: list[dict], *, games: int, seed: int, players: int, bots
                       if flag_of(o)))
 
 
-def _end_label(outcome: dict) -> str:
+def end_label(outcome: dict) -> str:
     kind = flag_of(outcome)
     return f"cap: {outcome['cap']}" if kind == "cap" else kind or str(outcome.get("end_reason") or "end")
 
@@ -212,10 +212,10 @@ def _counters(done: list[dict]) -> dict[str, CounterStats]:
             totals[name] = totals.get(name, 0) + value
             present[name] += value > 0
     return {name: CounterStats(name, totals[name], totals[name] / len(done), present[name])
-            for name in sorted(totals, key=_natural)}
+            for name in sorted(totals, key=natural_key)}
 
 
-def _natural(name: str) -> list:
+def natural_key(name: str) -> list:
     """"face:2" before "face:10"."""
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from pipeline.simulate_stats import MatchupCell, SimulationResult, _end_label, _natural, flag_of
+from pipeline.simulate_stats import MatchupCell, SimulationResult, end_label, natural_key, flag_of
 
 Run = tuple[Mapping[str, str], SimulationResult]     # (side parameter -> side id, the games played so)
 
@@ -51,12 +51,12 @@ def games_frame(runs: Sequence[Run]):
                 row[f"bot_{k + 1}"] = result.bots[k]
                 row[f"score_{k + 1}"] = scores[k] if k < len(scores) else None
                 row[f"result_{k + 1}"] = returns[k] if k < len(returns) else None
-            row.update(winner=winner(outcome, names), end_reason=_end_label(outcome), flag=flag_of(outcome) or "",
+            row.update(winner=winner(outcome, names), end_reason=end_label(outcome), flag=flag_of(outcome) or "",
                        rounds=outcome.get("rounds"), turns=outcome.get("turns"), steps=outcome.get("steps"))
             found = outcome.get("counters") or {}
             counters.update(found)
             rows.append((row, found))
-    names = sorted(counters, key=_natural)
+    names = sorted(counters, key=natural_key)
     frame = pd.DataFrame([{**row, **{n: found.get(n, 0) for n in names}} for row, found in rows])
     return frame
 

@@ -1,6 +1,6 @@
 """Simulation orchestration, above the games: from a game id and the `pnp simulate` options to validated
 records, the seeded run, the readings replayed, and the report files. The driver (pipeline/simulate.py, below
-the games) plays; pipeline/simulate_stats.py counts; pipeline/simulate_report.py writes; the CLI only shows."""
+the games) plays; pipeline/simulate_stats.py counts; simulate_report.py and simulate_pdf.py write; the CLI shows."""
 
 from __future__ import annotations
 
@@ -189,14 +189,14 @@ def run_matchups(loaded: Loaded, progress=None):
 
 def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()) -> list[Path]:
     """output/<game>/simulation/report.md, report.pdf and games.csv; returns their paths."""
-    from pipeline import simulate_report, simulate_table
+    from pipeline import simulate_pdf, simulate_report, simulate_table
     from pipeline.render.fonts import default_fonts
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation"
     sections = dict(sweeps=swept, paired=tuple(loaded.sim.paired), names=seat_names(loaded))
     simulate_report.write_markdown(result, folder / "report.md", loaded.title, game=loaded.request.game,
                                    readings=effects, rules=loaded.request.rules, **sections)
-    simulate_report.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
+    simulate_pdf.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
     simulate_table.write_csv(simulate_table.games_frame([(sides_of(loaded), result)]), folder / "games.csv")
     return [folder / "report.md", folder / "report.pdf", folder / "games.csv"]
 

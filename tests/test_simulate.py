@@ -20,7 +20,8 @@ from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, gam
                                summarise, to_plain, wilson)
 from pipeline.validate import check_play
 from pipeline.simulation import load_simulation
-from pipeline.simulate_report import markdown, seat_rows, write_pdf
+from pipeline.simulate_pdf import write_pdf
+from pipeline.simulate_report import markdown, seat_rows
 from tests import toy_game
 from tests.conftest import run_cli
 from tests.toy_game import FILE, SIMULATION, toy_records

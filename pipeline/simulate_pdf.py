@@ -1,0 +1,144 @@
+"""The report of simulated games as A4 pages: key numbers as tables and charts (pipeline/render/charts.py),
+flowed two to a row (pipeline/render/chart_pages.py). The rows are simulate_report.py's, shared with the
+Markdown report and the terminal."""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from pathlib import Path
+
+from pipeline.simulate_report import (counter_rows, nominal_rows, paired_rows, seat_labels, seat_rows, spread_rows,
+                                      sweep_rows, sweep_x)
+from pipeline.simulate_stats import SimulationResult, flag_of
+
+MARGIN = 40.0           # points (14 mm): inside every home printer's margins
+FLAGGED_SHOWN = 12
+PAIRED_ROWS = 56        # rows of a paired table's column on an A4 page
+
+
+def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(), paired=(), names=None,
+              panels=None, subtitle: str = "") -> int:
+    """A4 pages of key numbers and charts; `target` a path (written atomically) or a binary file object.
+    Same result, same bytes. Returns the number of pages. `sweeps`, `paired`, `names` as markdown()'s;
+    `panels`: other panels to show first (the matchup matrix); `subtitle`: what was played, if not one run."""
+    from reportlab.lib.pagesizes import A4
+
+    from pipeline.render import chart_pages as layout
+    from pipeline.render import charts
+    from pipeline.render.pdf import new_canvas
+
+    in_pairs = {name for pair in paired for name in pair}        # shown as a table, not as bars
+    shown = (list(panels or ()) + _panels(result, fonts, charts, in_pairs)
+             + extra_panels(result, fonts, charts, sweeps, paired, names or seat_labels(result)))
+    pages = layout.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
+    buffer = target if hasattr(target, "write") else io.BytesIO()
+    canvas = new_canvas(buffer, A4, fonts, title=f"{title} — simulation")
+    for number, placed in enumerate(pages, 1):
+        _header(canvas, result, title, fonts, charts, number, len(pages), A4, subtitle)
+        for panel, box in placed:
+            panel.draw(canvas, box)
+        canvas.showPage()
+    canvas.save()
+    if buffer is not target:
+        from pipeline.output import atomic_write
+
+        atomic_write(Path(target), buffer.getvalue())
+    return len(pages)
+
+
+def _header(canvas, result: SimulationResult, title: str, fonts, charts, number: int, pages: int, size,
+            subtitle: str = "") -> None:
+    width, top, body = size[0] - 2 * MARGIN, size[1] - MARGIN, fonts.name("body")
+    if number == 1:
+        charts.text(canvas, MARGIN, top - 18, f"{title} — simulation", fonts.name("title"), 18, room=width)
+        what = subtitle or (f"replay of game seed {result.seed}" if result.replay else f"{result.games} games, "
+                            f"master seed {result.seed} (game i plays seed {result.seed} × 1000003 + i)")
+        bots = ", ".join(dict.fromkeys(result.bots))
+        charts.text(canvas, MARGIN, top - 32, f"{what} · {result.players} players · bots: {bots} · "
+                    f"{result.finished} finished by the rules, {len(result.flagged)} flagged", body, 8,
+                    room=width, colour=charts.MUTED)
+    else:
+        charts.text(canvas, MARGIN, top - 10, f"{title} — simulation (continued)", fonts.bold("body"), 9)
+    charts.text(canvas, MARGIN + width, MARGIN - 18, f"pnp simulate · page {number}/{pages}", body, 7, "right",
+                colour=charts.MUTED)
+
+
+def _panels(result: SimulationResult, fonts, charts, skip=frozenset()) -> list:
+    from pipeline.render import chart_pages as layout
+
+    P = layout.Panel
+
+    def table(rows, fractions, title, full=False, aligns=""):
+        return P(layout.table_height(len(rows), title=title),
+                 lambda c, box: layout.titled_table(c, box, rows, fonts, fractions, title, aligns=aligns), full)
+
+    seats = result.seats + ((result.first_player,) if result.first_player else ())
+    done, reasons = [o for o in result.outcomes if not flag_of(o)], result.end_reasons
+    scores = [s for o in done for s in o.get("scores") or ()]
+    rounds = [o["rounds"] for o in done if o.get("rounds") is not None]
+    panels = [] if not done else [       # no game ended by the rules: no statistics, only what happened
+        table(seat_rows(result), (0.6, 1.5, 0.8, 1, 1.6, 1.3), "Win rate by seat (shared wins count 1/k)",
+              aligns="llrrrr"),
+        table(spread_rows(result), (2.2, 1, 1, 1, 1), "Scores and game length"),
+        P(180, lambda c, box: charts.bar_chart(
+            c, box, [f"seat {s.seat + 1}" if s.seat >= 0 else "first to play" for s in seats], [s.rate for s in seats],
+            [(s.low, s.high) for s in seats],
+            "Win rate by seat, 95 % Wilson interval", fonts, "{:.2f}")),
+        P(180, lambda c, box: charts.histogram(c, box, scores, 16, "Final scores (every seat)", fonts)),
+        P(150, lambda c, box: charts.histogram(c, box, rounds, 16, "Game length (rounds)", fonts))]
+    panels.append(P(150, lambda c, box: charts.bar_chart(
+        c, box, [r for r, _ in reasons], [n for _, n in reasons], None, "End reasons (games)", fonts,
+        "{:.0f}", horizontal=True)))
+    seeds: dict[str, list[int]] = defaultdict(list)
+    for f in result.flagged:
+        seeds[f.message].append(f.seed)
+    none = [["—", "none: every game ended by the rules", ""]]
+    flagged = [[str(len(s)), message, ", ".join(map(str, s[:3])) + (", …" if len(s) > 3 else "")]
+               for message, s in list(seeds.items())[:FLAGGED_SHOWN]] or none
+    flagged.insert(0, ["games", "what happened", "seeds"])
+    if len(seeds) > FLAGGED_SHOWN:
+        flagged.append(["…", f"and {len(seeds) - FLAGGED_SHOWN} other kinds: see report.md", ""])
+    panels.append(table(flagged, (0.6, 7, 2.6), "Flagged games (replay one with --replay SEED)", True, "rll"))
+    if result.nominal:
+        panels.append(table(nominal_rows(result), (2.6, 1, 1, 1), "Nominal vs simulated"))
+    if result.counters:
+        panels.append(table(counter_rows(result.counters, "counter", result.finished), (2.2, 1, 1, 1.3),
+                            "Counters"))
+    for name, stats in result.frequencies:
+        if name in skip:
+            continue
+        panels.append(P(min(300, 26 + 12 * len(stats)), lambda c, box, s=stats, n=name: charts.bar_chart(
+            c, box, [x.name for x in s], [x.mean for x in s], None, f"How often per game: {n}", fonts,
+            "{:.2f}", horizontal=True)))
+    return panels
+
+
+def extra_panels(result: SimulationResult, fonts, charts, sweeps, paired, names: list[str]) -> list:
+    """The paired tables and the sweeps (a line chart of each seat's win rate, and its table)."""
+    from pipeline.render import chart_pages as layout
+
+    P, panels, tables = layout.Panel, [], dict(result.frequencies)
+    for first, second in paired:
+        if first in tables or second in tables:
+            rows = paired_rows(result, first, second)
+            parts = -(-(len(rows) - 1) // PAIRED_ROWS)           # half-page columns of at most PAIRED_ROWS rows
+            size = -(-(len(rows) - 1) // max(1, parts))
+            for k in range(max(1, parts)):
+                part = [rows[0]] + rows[1 + k * size:1 + (k + 1) * size]
+                title = f"{first} vs {second}" + (f" ({k + 1}/{parts})" if parts > 1 else "")
+                panels.append(P(layout.table_height(len(part), title="t"), lambda c, box, r=part, t=title:
+                                layout.titled_table(c, box, r, fonts, (2.4, 1.5, 1.7, 1.5), t)))
+    for sweep, points in sweeps:
+        what = sweep.label or ", ".join(sweep.parameters)
+        labels = [sweep_x(sweep, setting) for setting, _ in points]
+        series = [(names[k], [r.seats[k].rate for _, r in points], [(r.seats[k].low, r.seats[k].high)
+                                                                      for _, r in points])
+                  for k in range(result.players)]
+        panels.append(P(190, lambda c, box, l=labels, s=series, w=what: charts.line_chart(
+            c, box, l, s, f"Win rate by seat as a function of {w}", fonts, top=1.0, axis_label=w)))
+        rows = sweep_rows(sweep, points, names)
+        panels.append(P(layout.table_height(len(rows), title="t"), lambda c, box, r=rows, w=what: layout.titled_table(
+            c, box, r, fonts, (1.8, 1.6) + (2.4,) * result.players + (0.7, 0.7), f"Sweep of {w} (same seeds)"),
+                        True))
+    return panels
