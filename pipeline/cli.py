@@ -192,8 +192,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                                                "NAME=VALUE (repeatable), e.g. mode=duel."),
              teams: Optional[str] = typer.Option(None, help="The side of each seat, A,B (a game with sides: "
                                                              "the same as --rule team_north=A --rule team_south=B)."),
-             matchups: bool = typer.Option(False, help="Play every ordered pair of sides on the same seeds and "
-                                                       "print the matchup matrix.")
+             matchups: bool = typer.Option(False, "--matchups", help="Play every ordered pair of sides on the "
+                                                                     "same seeds and print the matchup matrix.")
              ) -> None:
     """Play complete games with bots: win rate by seat, scores, length; writes output/<game>/simulation/."""
     from rich.text import Text

@@ -104,8 +104,11 @@ def matrix_panel(m: Matchups, fonts, charts):
     """The matrix as a full-width heat map (each cell prints its rate, interval and games)."""
     from pipeline.render import chart_pages as layout
 
+    from pipeline.simulate_table import rate_pivot
+
     order = list(m.sides)
-    values = [[(m.cells[(a, b)].rate if (a, b) in m.cells else None) for b in order] for a in order]
+    pivot = rate_pivot(m.cells, order)                  # NaN where a side did not meet the other (itself)
+    values = [[None if v != v else float(v) for v in row] for row in pivot.to_numpy().tolist()]
     cells = [[([f"{c.rate:.2f}", f"{c.low:.2f}–{c.high:.2f}", f"{c.games} games"] if c else None)
               for c in (m.cells.get((a, b)) for b in order)] for a in order]
     height = 40 + 30 * (len(order) + 1)
