@@ -213,6 +213,9 @@ def test_aid_and_score_sheet_print_the_rule_numbers(parts):
     faces = list(laid_out_faces("fightball", False, pages=True))
     pdf = measured_pages(faces)
     text = {spec.name: page_text(page) for (spec, _), page in zip(faces, pdf.pages)}
+    for (spec, _), page in zip(faces, pdf.pages):    # the 2-up sheet prints the aid at 88 % (Letter): 7 pt -> 6.2
+        smallest = min(c["size"] for c in page.chars if c["text"].strip())
+        assert smallest >= (7 if spec.name.startswith("aid") else 6) - 0.01, (spec.name, smallest)
     assert f"≥{rules['threshold']}" in text["aid-front"].replace(" ", "")
     assert f"+{rules['ball_match_bonus']}/0" in text["aid-front"].replace(" ", "")
     for name in ("FAUXDÉPART", "TROPTARD", "TIRPRÉCIPITÉ"):
