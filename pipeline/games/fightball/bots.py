@@ -119,7 +119,7 @@ def _on_own(state, c, play, cell) -> float:
             return 1.0 if matching else 0.6
         return 0.9 if matching and cards[play.ball].ball != colour else -0.2
     if kind == EFFECT:
-        return -1.0 if hostile(c) else 0.5
+        return _effect_value(c, play, cell, data, mine=True)
     # a player of the attacking team: the same name is ignored, another one restarts the play
     if c.name == cards[play.attacker].name:
         return -0.1
@@ -142,11 +142,33 @@ def _on_theirs(state, c, play, cell) -> float:
             return 0.7
         return -0.5
     if kind == EFFECT:
-        return 0.6 if hostile(c) else -1.0
+        return _effect_value(c, play, cell, data, mine=False)
     defence = c.defence[colour]
     if defence <= 0 or any(cards[d].name == c.name for _, d in play.defenders):
         return -0.1
     return 0.3 + 0.1 * defence
+
+
+def _effect_value(c, play, cell, data, mine: bool) -> float:
+    """An effect card on an open play: a friendly one on one's own play, a hostile one on the opponent's.
+    A cancel is worth it where the other side's effects lie below; a colour change where the attacker
+    (and its ball) read better in that colour; ignoring defenders where there are some."""
+    ops = {op.op: op.arg for op in c.ops}
+    if "CANCEL_EFFECTS_BELOW" in ops:
+        theirs = any(seat != play.team for _, _, seat in play.effects)
+        return 0.6 if (theirs if mine else any(seat == play.team for _, _, seat in play.effects)) else -0.5
+    if hostile(c) == mine:
+        return -1.0
+    value = 0.5 if mine else 0.6
+    if "USE_COLOUR" in ops:
+        attacker, new, old = data.cards[play.attacker], ops["USE_COLOUR"], cell.colour
+        ball = data.cards[play.ball].ball if play.ball != NOBODY else NOBODY
+        gain = attacker.attack[new] - attacker.attack[old] + data.rules.bonus * ((ball == new) - (ball == old))
+        if (gain < 0) == mine:
+            return -1.0
+    if "IGNORE_DEFENDERS" in ops and not play.defenders:
+        value = 0.1
+    return value
 
 
 BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
