@@ -5,6 +5,8 @@ the drawn figures keep their words at 6 pt or more, and no page but the last is 
 
 from __future__ import annotations
 
+import shutil
+from dataclasses import replace
 from io import BytesIO
 
 import pdfplumber
@@ -21,7 +23,7 @@ from pipeline.render.pdf import new_canvas
 from pipeline.render.rulebook_source import render_chapters
 from pipeline.render.stackfig import StackFigure, StackLayout
 from pipeline.validate import load_records
-from tests.conftest import ROOT
+from tests.conftest import ROOT, edit_workbook
 from tests.rulebooks import Book, write_book
 from tests.test_rulebook_diagrams import _face_letters, _shape_rects
 from tests.test_rulebook_layout import MIN_FILL, _fill, _measure
@@ -130,9 +132,7 @@ def _team(card_id: str, records) -> str:
 def test_the_nine_or_fourteen_example_is_the_engines(a4):
     """The seed's example: the same cards, the two effects in both orders; the engine's scorer gives the
     points the chapter prints (2 × 2 + 5 and (2 + 5) × 2 with the workbook's effects)."""
-    pytest.importorskip("pipeline.games.fightball.engine.scoring")
     nine = a4.spec.context["ex"]["nine"]
-    assert nine["engine"] is True
     score = scorer(a4.records, parameters(a4.records))
     coach = "north" if nine["team"] == a4.spec.context["ex"]["north"] else "south"
     other = "south" if coach == "north" else "north"
@@ -203,3 +203,41 @@ def test_the_field_plan_follows_the_layout_and_the_rules():
     assert sum(1 for cell in plan["cells"] if cell["owner"] == "à Bruno") == 8
     green = {cell["points"] for cell in plan["cells"] if cell["letter"] == "V"}
     assert green == {f"{rules['zone_points_g']} pts"}
+
+
+def _set(sheet, key_column: str, key: str, column: str, value) -> None:
+    header = [cell.value for cell in sheet[1]]
+    for row in sheet.iter_rows(min_row=2):
+        if row[header.index(key_column)].value == key:
+            row[header.index(column)].value = value
+            return
+    raise AssertionError(f"{key} not in {sheet.title}")
+
+
+def test_the_chapters_follow_the_workbook(tmp_path):
+    """A ball bonus of 3, overtime on a tie and a pyramid worth 4: the examples, the 9-or-14 points (the
+    engine's) and the sentences follow."""
+    path = tmp_path / "fightball.xlsx"
+    shutil.copy(ROOT / "sheets" / "fightball.xlsx", path)
+    game = replace(load_game("fightball", ROOT), data_files=(path,))
+    before = rulebook_context(load_records(game, ROOT, Report()), parameters(load_records(game, ROOT, Report())))
+    pyramid = before["ex"]["nine"]["add"]["id"]
+
+    def change(wb) -> None:
+        _set(wb["rules"], "parameter", "ball_match_bonus", "value", "3")
+        _set(wb["rules"], "parameter", "tie_rule", "value", "overtime")
+        _set(wb["effect_ops"], "effect", pyramid, "arg", "4")
+
+    edit_workbook(path, change)
+    report = Report()
+    records = load_records(game, ROOT, report)
+    assert records is not None, [str(p) for p in report.errors]
+    context = rulebook_context(records, parameters(records))
+    assert context["ex"]["green"]["total"] == before["ex"]["green"]["total"] + 1
+    nine = context["ex"]["nine"]
+    assert (nine["times_first"], nine["add_first"]) == (2 * 2 + 4, (2 + 4) * 2)
+    chapters, problems = render_chapters(game.template_dir / "rules", context, ROOT)
+    assert problems == []
+    text = unshield(" ".join(chapter.text for chapter in chapters))
+    assert "balle verte (+3)" in text and "prolongations" in text and "match est **nul**" not in text
+    assert f"**{nine['times_first']} points**" in text and f"**{nine['add_first']} points**" in text

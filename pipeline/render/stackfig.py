@@ -28,6 +28,7 @@ from pipeline.units import MM
 OVERLAY = "../common/fig-stack.yaml"     # relative to a game's template folder, as FaceSpec.template is
 MARKS = ("", "cross", "foul")
 GAP_MM = 2.0                # between the cards and their labels
+LABEL_MARGIN_MM = 1.0       # between a label and the figure's right edge
 CAPTION_MM = 8.0            # the caption's line(s) under the pile
 OUTLINE = (0.45, 0.45, 0.45)
 OUTLINE_WIDTH = 0.5
@@ -156,7 +157,7 @@ def overlay_context(stack: StackFigure, tops: list[float], shown: list[float], c
     cards = [{"y": top, "h": round(seen, 3), "band": round(band, 3), "label": card.label, "mark": card.mark}
              for card, top, seen, band in zip(stack.cards, tops, shown, bands)]
     return {"size": [round(width, 3), round(height, 3)], "card_w": round(card_w, 3), "cards": cards,
-            "label_x": round(card_w + GAP_MM, 3), "label_w": stack.label_mm, "caption": stack.caption,
+            "label_x": round(card_w + GAP_MM, 3), "label_w": stack.label_mm - LABEL_MARGIN_MM, "caption": stack.caption,
             "caption_y": round(sum(shown) + 1.0, 3), "caption_h": CAPTION_MM - 1.0}
 
 

@@ -9,7 +9,9 @@ numbers; rulebook/diagrams.py draws the piles from it."""
 from __future__ import annotations
 
 from pipeline.games.base import Records
+from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import COLOURS
+from pipeline.games.fightball.engine.scoring import evaluate_stack
 
 ALICE, BRUNO = "Alice", "Bruno"
 LETTER = {"B": "B", "R": "R", "G": "V"}                 # the letter the cards print (V: vert)
@@ -99,8 +101,7 @@ def nine_or_fourteen(records: Records, rules: dict, team: str, opponent: str) ->
             "attacker": _player(attacker), "shot": _shot(shot), "ball": f"{team}_ball_R", "total": total,
             "threshold": rules["threshold"], "scores": total >= rules["threshold"],
             "add": {"id": add["id"], "name": add["name"], "n": plus},
-            "times": {"id": times["id"], "name": times["name"], "k": factor},
-            "times_first": zone * factor + plus, "add_first": (zone + plus) * factor}
+            "times": {"id": times["id"], "name": times["name"], "k": factor}}
 
 
 def nine_stacks(nine: dict, coach: str) -> dict[str, list[tuple[str, str]]]:
@@ -112,9 +113,10 @@ def nine_stacks(nine: dict, coach: str) -> dict[str, list[tuple[str, str]]]:
 
 
 def engine_nine(nine: dict, score, coach: str) -> dict:
-    """The example's points as the engine's scorer gives them (a red cell of the other coach's half)."""
+    """The example's points as the engine's scorer gives them (a red cell of the other coach's half):
+    times_first (the multiplier below the addition) and add_first."""
     other = "south" if coach == "north" else "north"
-    out = {"engine": True}
+    out = {}
     for key, stack in nine_stacks(nine, coach).items():
         out[key] = sum(points for who, points, kind in score(stack, "R", other) if who == coach and kind == "play")
     return out
@@ -143,9 +145,8 @@ def examples(records: Records, rules: dict) -> dict:
     team = pyramid_team(records, [north, south])
     opponent = south if team == north else north
     nine = nine_or_fourteen(records, rules, team, opponent) if team else None
-    score = scorer(records, rules) if nine else None
-    if nine and score:
-        nine.update(engine_nine(nine, score, "north" if team == north else "south"))
+    if nine:
+        nine.update(engine_nine(nine, scorer(records, rules), "north" if team == north else "south"))
     return {"alice": ALICE, "bruno": BRUNO, "north": north, "south": south,
             "north_name": names.get(north, north), "south_name": names.get(south, south),
             "green": green, "nine": nine, "nine_team_name": names.get(team, team) if team else "",
@@ -158,12 +159,7 @@ def examples(records: Records, rules: dict) -> dict:
 def scorer(records: Records, rules: dict):
     """score(stack, colour, owner) -> [(coach, points, kind)] with the engine's stack scorer (scoring.py):
     stack = [(card id, "north" | "south")], bottom first; the cell of that colour whose owner half is `owner`
-    ("north", "south" or None for green). None while the engine is not there."""
-    try:
-        from pipeline.games.fightball.engine.cards import GameData
-        from pipeline.games.fightball.engine.scoring import evaluate_stack
-    except ImportError:
-        return None
+    ("north", "south" or None for green)."""
     rows = {sheet: [dict(rec.values) for rec in records[sheet]]
             for sheet in ("teams", "players", "shots", "effects", "effect_ops")}
     data = GameData.from_rows(rows["teams"], rows["players"], rows["shots"], rows["effects"], rows["effect_ops"],
