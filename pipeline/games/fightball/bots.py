@@ -9,7 +9,8 @@ on an opponent's matching one; a Shot card that makes its own play score or an o
 a ball; a friendly effect on its own play, a hostile one (steal, foul against the attacker, total down) on an
 opponent's. Ahead in the quarter it runs through its deck to the BUZZ (only strong cards are placed, no card
 is taken back from the discard pile); otherwise, once only the BUZZ is left, it first plays the discard pile
-while its top card is useful. With probability bot_error_pct / 100 it puts a drawn card on a random cell."""
+while its top card is useful. With probability bot_error_pct / 100 it puts the card it holds on a random
+cell instead (the BUZZ apart)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ class HeuristicBot:
         if card == data.buzz[me]:
             return PLACE_BUZZ
         from_deck = state.from_deck[me]
-        if from_deck and rng.random() * 100 < data.params["bot_error_pct"]:
+        if rng.random() * 100 < data.params["bot_error_pct"]:
             return ("PLACE", rng.choice(data.cell_ids))
         cell, value = best_place(state, card, me, not from_deck)
         if from_deck and value <= (AHEAD_BAR if ahead else 0.0):
