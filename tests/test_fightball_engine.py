@@ -297,7 +297,7 @@ def test_the_workbook_plays_with_both_bots():
     records = workbook_records()
     if records is None:
         pytest.skip("sheets/fightball.xlsx is not there yet")
-    from pipeline.games.fightball.play import game_data, nominal
+    from pipeline.games.fightball import game_data, nominal
     from pipeline.games.kit import with_rules
     from pipeline.simulate import play as drive
     from pipeline.games.fightball import SIMULATION

@@ -3,15 +3,15 @@ loads (game_module) and the simulation record (SIMULATION) that plugs its rules 
 and validation stage 6.
 
 Rooms, as in every game (games/_template/): schema.py, checks.py, components.py, rulebook/, bots.py,
-play.py (records -> engine), engine/ (the pure rules: the stack scorer and the fast-round race)."""
+engine/ (the pure rules: the stack scorer and the fast-round race)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, Sides, Simulation, Sweep, staged_checks
+from pipeline.games.base import (GameModule, Records, Sides, Simulation, Sweep, other_readings, per_records,
+                                 staged_checks)
 from pipeline.games.fightball.bots import BOTS
-from pipeline.games.fightball.play import READINGS, new_game, nominal
 from pipeline.games.kit import blame_rows
 
 GAME_ID = "fightball"
@@ -44,6 +44,41 @@ def _components(records):
 
     return with_rulebook(records, components.components(records))
 
+
+# --- the simulation record ----------------------------------------------------------------------------------
+
+SHEETS = ("teams", "players", "shots", "effects", "effect_ops")
+
+
+def _game_data(records: Records):
+    from pipeline.games.fightball.engine import GameData
+    from pipeline.games.fightball.schema import RULE_PARAMETERS
+    from pipeline.params import rules
+
+    return GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
+                              dict(rules(records, RULE_PARAMETERS).values))
+
+
+game_data = per_records(_game_data)       # build the cards once per batch, not per game
+
+
+def new_game(records: Records, players: int):
+    from pipeline.games.fightball import engine
+
+    return engine.new_game(game_data(records), players)
+
+
+def nominal(records: Records) -> dict[str, float]:
+    """"plays:valid/plays:complete" as the decks promise it unopposed (engine/expectations.py), next to the
+    share the simulated games reach (defenders lower it, choices raise it)."""
+    from pipeline.games.fightball.engine.expectations import unopposed_valid_share
+
+    share = unopposed_valid_share(game_data(records))
+    return {} if share is None else {"plays:valid/plays:complete": round(share, 3)}
+
+
+# the points the rulebook leaves open (FB-A8, FB-A11): the rulebook's "Choix de cette édition" prints them
+READINGS = other_readings(("new_attacker_same_name_compares", ("current", "first")), ("tie_rule", ("draw", "overtime")))
 
 # the two decks a game matches (`pnp simulate fightball --teams eclairs,remparts`, `--matchups`); what raw
 # speed buys (north's share of the race 0.4 / 0.5 / 0.6); each card played on the field vs thrown away
