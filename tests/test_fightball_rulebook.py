@@ -28,7 +28,7 @@ from tests.rulebooks import Book, write_book
 from tests.test_rulebook_diagrams import _face_letters, _shape_rects
 from tests.test_rulebook_layout import MIN_FILL, _fill, _measure
 
-STACKS = ("stack-play", "stack-defence", "stack-nine-a", "stack-nine-b", "stack-false-start", "stack-too-late",
+STACKS = ("stack-play", "stack-defence", "stack-new-attacker", "stack-nine-a", "stack-nine-b", "stack-false-start", "stack-too-late",
           "stack-hurried")
 MIN_PT = 6.0
 
@@ -73,6 +73,7 @@ def _expected_ids(context: dict) -> dict[str, list[str]]:
     return {
         "stack-play": play,
         "stack-defence": [play[0], *(d["id"] for d in green["defenders"]), play[1], play[2]],
+        "stack-new-attacker": [green["first"]["id"], green["defenders"][0]["id"], *play],
         "stack-nine-a": [card for card, _ in piles["times_first"]],
         "stack-nine-b": [card for card, _ in piles["add_first"]],
         "stack-false-start": [fouls["false_start"]["ball"], fouls["false_start"]["attacker"]["id"]],
@@ -241,3 +242,28 @@ def test_the_chapters_follow_the_workbook(tmp_path):
     text = unshield(" ".join(chapter.text for chapter in chapters))
     assert "balle verte (+3)" in text and "prolongations" in text and "match est **nul**" not in text
     assert f"**{nine['times_first']} points**" in text and f"**{nine['add_first']} points**" in text
+
+
+def test_every_pile_scores_with_the_engine_as_the_chapters_say(a4):
+    """Each drawn pile, scored by the engine's stack scorer on its cell (green; the 9-or-14 piles on a red
+    cell of the other half), gives the awards the captions and the text announce."""
+    context, records = a4.spec.context, a4.records
+    rules = parameters(records)
+    score = scorer(records, rules)
+    ex, green = context["ex"], context["ex"]["green"]
+    north_team = ex["north"]
+    coach = lambda card_id: "north" if _team(card_id, records) == north_team else "south"  # noqa: E731
+    g, late, hurried = rules["zone_points_g"], rules["too_late_points"], rules["hurried_shot_points"]
+    expected = {
+        "stack-play": [("north", g, "play")] if green["scores"] else [],
+        "stack-defence": [("north", g, "play")] if green["scores_two"] else [],
+        "stack-new-attacker": [("north", g, "play")] if green["scores"] else [],
+        "stack-false-start": [("north", g, "false_start")],
+        "stack-too-late": [("north", late, "too_late")] + ([("north", g, "play")] if green["scores"] else []),
+        "stack-hurried": [("north", hurried, "hurried_shot")] + ([("north", g, "play")] if green["scores"] else []),
+    }
+    for name, ids in _expected_ids(context).items():
+        if name not in expected:
+            continue
+        awards = score([(card_id, coach(card_id)) for card_id in ids], "G", None)
+        assert sorted(awards) == sorted(expected[name]), name

@@ -83,7 +83,17 @@ def play_stacks(faces: dict, examples: dict, rules: dict) -> dict[str, StackFigu
     defence = _stack("stack-defence", faces, [attacker, *defenders, ball, shot],
                      f"{green['total']} − {green['defenders'][0]['def']['G']} − "
                      f"{green['defenders'][1]['def']['G']} = {after}")
-    return {"stack-play": play, "stack-defence": defence}
+    out = {"stack-play": play, "stack-defence": defence}
+    if green["first"] is not None:
+        first, blocker = green["first"], green["defenders"][0]
+        out["stack-new-attacker"] = _stack("stack-new-attacker", faces, [
+            (first["id"], _attacker(first, colour), ""),
+            (blocker["id"], f"{blocker['name']}\nne compte plus", "cross"),
+            (attacker[0], f"{green['attacker']['name']}\nnouvel attaquant {colour['letter']} "
+                          f"{green['attacker']['atk']['G']}", ""),
+            ball, shot], f"{green['attacker']['atk']['G']} + {bonus} + {green['shot']['value']['G']} = "
+                         f"{green['total']} : {verdict}")
+    return out
 
 
 def nine_stacks(faces: dict, examples: dict, rules: dict) -> dict[str, StackFigure | None]:

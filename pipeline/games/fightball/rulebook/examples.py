@@ -56,7 +56,10 @@ def green_play(records: Records, rules: dict, north: str, south: str) -> dict | 
     total = attacker["atk_G"] + bonus + shot["shot_G"]
     after_one = total - defenders[0]["def_G"]
     after_two = after_one - defenders[1]["def_G"]
+    others = [rec for rec in _team_rows(records, "players", north) if rec["name"] != attacker["name"]]
+    first = min(others, key=lambda rec: rec["atk_G"]) if others else None
     return {"colour": colour_words("G"), "points": rules["zone_points_g"], "attacker": _player(attacker),
+            "first": _player(first) if first else None,
             "shot": _shot(shot), "ball": f"{north}_ball_G", "bonus": bonus, "threshold": threshold,
             "total": total, "scores": total >= threshold,
             "defenders": [_player(rec) for rec in defenders],
