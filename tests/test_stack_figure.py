@@ -23,7 +23,7 @@ from pipeline.progress import Progress
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.render.primitives import Group, Line, Rect, smallest_text
+from pipeline.render.primitives import Group, Line, Rect, Text, smallest_text
 from pipeline.render.rulebook import write_rulebook
 from pipeline.render.stackfig import OVERLAY, StackCard, StackFigure, StackLayout, lay_out_stack
 from pipeline.units import MM
@@ -210,3 +210,23 @@ def test_a_bad_mark_or_an_empty_pile_is_refused():
     with pytest.raises(ValueError, match="no card"):
         StackFigure("pile", ())
     assert OVERLAY.endswith("common/fig-stack.yaml")
+
+
+def test_what_shows_of_a_card_is_what_reaches_its_band():
+    """visible(): shapes reaching into the band stay (the clip cuts them); a text run stays only when its
+    letters lie wholly inside the band, in a rotated group too."""
+    from pipeline.render.stackfig import visible
+    from pipeline.render.text import Run
+
+    def text(y: float, word: str, size: float = 9.0) -> Text:
+        return Text(None, (Run("Lato", size, 10.0, y, word),), (), size * 1.2)
+
+    band = (0.0, 200.0, 180.0, 250.0)                               # the top 50 pt of a 250 pt card
+    shown = visible((text(230, "dedans"), text(199, "coupé"), text(100, "caché"),
+                     Rect(0, 0, 180, 250, 0, (1, 1, 1), None, 0, None), Rect(0, 0, 180, 150, 0, (1, 0, 0), None, 0, None),
+                     Group(150, 205, 90.0, (text(0, "tourné", 6),)),        # turned a quarter: reads upwards
+                     Group(150, 100, 90.0, (text(0, "bas", 6),))), band)
+    words = [run.text for item in shown if isinstance(item, Text) for run in item.runs]
+    words += [run.text for item in shown if isinstance(item, Group) for child in item.children for run in child.runs]
+    assert words == ["dedans", "tourné"]
+    assert [item.height for item in shown if isinstance(item, Rect)] == [250]
