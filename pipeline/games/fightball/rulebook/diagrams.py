@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pipeline.games.base import FaceSpec
 from pipeline.games.fightball.engine.data import COLOURS, NORTH, SOUTH, field
+from pipeline.games.fightball.rulebook.examples import colour_words
 from pipeline.render.stackfig import StackCard, StackFigure
 
 WIDTH = 86.0                # mm: a rulebook column (A4)
 BAND = 16.5                 # mm of a card under the next one: its header (emblem, team, kind of card)
 TOP = 36.0                  # mm of the top card: its header and its first words (a name, SHOT and its colour)
 LABEL = 21.0                # mm: the labels' column beside the cards
-INKS = {"B": "#1F5FBF", "R": "#C0392B", "G": "#2E8B4E"}      # the cards' zone colours
 
 
 def field_plan(rules: dict, examples: dict) -> FaceSpec:
@@ -29,8 +29,8 @@ def field_plan(rules: dict, examples: dict) -> FaceSpec:
     cells = []
     for cell in field(rules):
         x, y = left + cell.col * (cell_w + gap), band + cell.row * (cell_h + gap)
-        code = COLOURS[cell.colour]
-        cells.append({"x": x, "y": y, "fill": INKS[code], "letter": "V" if code == "G" else code,
+        colour = colour_words(COLOURS[cell.colour])
+        cells.append({"x": x, "y": y, "fill": colour["hex"], "letter": colour["letter"],
                       "points": f"{cell.points} pts", "owner": f"à {owners[cell.owner]}" if cell.owner in owners else ""})
     centre = {"x": left + 2 * (cell_w + gap), "y": band + 2 * (cell_h + gap)}
     height = 2 * band + 5 * cell_h + 4 * gap

@@ -5,9 +5,10 @@ fightball.md §3.3) do, in French sentences built from the operations and the ru
 from __future__ import annotations
 
 from pipeline.games.base import Records
+from pipeline.games.fightball.components import ZONE_COLOURS
 
-COLOUR_NAMES = {"B": "bleu", "R": "rouge", "G": "vert"}
-CELL_NAMES = {"B": "bleue", "R": "rouge", "G": "verte"}        # "une case verte"
+COLOUR_NAMES = {code: names[1] for code, names in ZONE_COLOURS.items()}     # "en vert"
+CELL_NAMES = {code: names[2] for code, names in ZONE_COLOURS.items()}       # "une case verte"
 
 
 def _number(arg) -> int:

@@ -9,17 +9,18 @@ numbers; rulebook/diagrams.py draws the piles from it."""
 from __future__ import annotations
 
 from pipeline.games.base import Records
+from pipeline.games.fightball.components import ZONE_COLOURS
 from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import COLOURS
 from pipeline.games.fightball.engine.scoring import evaluate_stack
 
 ALICE, BRUNO = "Alice", "Bruno"
-LETTER = {"B": "B", "R": "R", "G": "V"}                 # the letter the cards print (V: vert)
-NAME = {"B": ("bleu", "bleue"), "R": ("rouge", "rouge"), "G": ("vert", "verte")}
 
 
 def colour_words(code: str) -> dict:
-    return {"code": code, "letter": LETTER[code], "name": NAME[code][0], "feminine": NAME[code][1]}
+    """A zone colour as the cards print it: its letter (V for vert), its French names, its ink."""
+    letter, name, feminine, ink, _ = ZONE_COLOURS[code]
+    return {"code": code, "letter": letter, "name": name, "feminine": feminine, "hex": ink}
 
 
 def _team_rows(records: Records, sheet: str, team: str) -> list:
