@@ -17,7 +17,7 @@ from pipeline.units import MM, PAPERS_MM
 from tests.conftest import built_game
 from tests.printcheck import MISSING, PDFCHECK, pdfcheck
 
-GAMES = ("buildit", "allstar", "nba")
+GAMES = ("buildit", "allstar", "nba", "fightball")
 # a full home print (cards, tokens, boards, aids, score sheet, duplex rulebook; dice aside), A4 and Letter
 TARGETS = {"buildit": 25, "allstar": 29, "nba": 52}
 MARK_WIDTH = 0.3          # points: how crop marks are drawn (pipeline/render/sheetdecor.py)
@@ -61,6 +61,8 @@ def test_pooled_files_replace_their_members_in_the_paper_bill_and_save_paper(bui
 def test_a_full_home_print_meets_the_target(built):
     data = _report(built)
     game = built.name
+    if game not in TARGETS:                 # issue 20 set targets for the three games it measured
+        pytest.skip(f"{game}: no target; its bill is in report.json")
     for paper, bill in data["paper_bill"].items():
         total = _full_print(bill)
         if paper == "letter" and total > TARGETS[game]:

@@ -20,7 +20,7 @@ from tests.rulebooks import write_book
 
 pytestmark = pytest.mark.slow      # six whole books; tests/test_rulebook.py checks the same rules on a small one
 
-GAMES = ("buildit", "allstar", "nba")
+GAMES = ("buildit", "allstar", "nba", "fightball")
 OLD_PAGES = {"buildit": 33, "allstar": 19, "nba": 32}       # one column, a page per chapter (main bf57372)
 MAX_LINE = 80               # characters on one line of a column
 MIN_FILL = 0.25             # of a page's two columns, for every page but the last
@@ -123,6 +123,8 @@ def _fill(page: dict) -> float:
 def test_the_books_are_about_half_their_old_length(book):
     pages = book["info"]["pages"]
     assert pages == len(book["pages"])
+    if book["game"] not in OLD_PAGES:           # born after issue 20: no one-column book to compare with
+        return
     assert pages <= OLD_PAGES[book["game"]] * 0.65, f"{book['game']} {book['paper']}: {pages} pages"
 
 
