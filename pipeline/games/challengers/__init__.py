@@ -1,0 +1,77 @@
+"""Challengers, a deck-building and flag-capture card game for 1 to 8 players (shared/games/challengers.md):
+the game record the registry loads (game_module) and the simulation record (SIMULATION) that plugs its rules
+engine into `pnp simulate` and validation stage 6.
+
+Rooms, as in every game (games/_template/): schema.py, checks.py, components.py, rulebook/, bots.py,
+engine/ (the pure rules: the draft, the pairing, the match, the robot)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.challengers.bots import BOTS
+from pipeline.games.challengers.schema import RULE_PARAMETERS
+from pipeline.games.kit import blame_rows, players_from_rules
+
+GAME_ID = "challengers"
+
+
+def game_module(root: Path) -> GameModule:
+    from pipeline.games.challengers import checks, schema
+    from pipeline.manifest import COMPONENTS_SPEC
+
+    return GameModule(
+        id=GAME_ID,
+        title="Challengers",
+        data_files=(root / "sheets" / f"{GAME_ID}.xlsx",),
+        sheets=(schema.SETS, schema.CARDS, schema.CARD_OPS, schema.STARTER, schema.SCHEDULE, schema.TROPHIES,
+                schema.ROBOT_DECKS, schema.ROBOT_LEVELS, schema.SOLO_CARDS, schema.RULES, COMPONENTS_SPEC),
+        template_dir=root / "templates" / GAME_ID,
+        components=_components,
+        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
+        summary=checks.summary,
+        simulation=SIMULATION,
+        rule_parameters=schema.RULE_PARAMETERS,
+        author="Auteurs de Challengers (aide de jeu en français), prototype pnp",   # placeholder
+        keywords=("jeu de cartes", "deck-building", "capture du drapeau", "1 à 8 joueurs"),
+    )
+
+
+def _components(records):
+    from pipeline.games.challengers import components
+    from pipeline.games.challengers.rulebook import with_rulebook
+
+    return with_rulebook(records, components.components(records))
+
+
+# --- the simulation record ----------------------------------------------------------------------------------
+
+SHEETS = ("sets", "cards", "card_ops", "starter", "schedule", "trophies", "robot_decks", "robot_levels",
+          "solo_cards")
+
+
+def _game_data(records: Records):
+    from pipeline.games.challengers.engine import GameData
+    from pipeline.params import rules
+
+    return GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
+                              dict(rules(records, RULE_PARAMETERS).values))
+
+
+game_data = per_records(_game_data)       # build the card tables once per batch, not per game
+
+
+def new_game(records: Records, players: int):
+    from pipeline.games.challengers import engine
+
+    return engine.new_game(game_data(records), players)
+
+
+# the points the source leaves open (CH-A6, CH-A9, CH-A18): the rulebook's "Choix de cette édition" prints them
+READINGS = other_readings(("fans_from_trophies", ("values", "count")),
+                          ("capture_order", ("losing_flag_first", "bench_first")),
+                          ("opening_triggers_on_attack", ("no", "yes")))
+
+SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
+                        default_players=4, blame=blame_rows, readings=READINGS)
