@@ -49,6 +49,7 @@ class SheetSpec:
     quantity_column: str | None = None
     doc: str = ""
     unique_together: tuple[str, ...] = ()
+    on_faces: bool = True       # its rows may reach a template: no column may shadow RESERVED_NAMES
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -164,7 +165,7 @@ def check_structure(spec: SheetSpec, raw: RawSheet, report: Report) -> bool:
     """Stage 1: required columns present (error), unknown columns (warning), duplicate headers."""
     ok = True
     for letter, name in raw.header:
-        if name in RESERVED_NAMES:
+        if spec.on_faces and name in RESERVED_NAMES:
             report.error(SourceRef(raw.file, raw.name, 1, letter, name), f"column name {name!r} is reserved for "
                          "the templates (card.index, card.copy…); rename the column", "structure")
             ok = False

@@ -27,6 +27,12 @@ def _nba(root: Path) -> GameModule:
     return game_module(root)
 
 
+def _challengers(root: Path) -> GameModule:
+    from pipeline.games.challengers import game_module
+
+    return game_module(root)
+
+
 def _fightball(root: Path) -> GameModule:
     from pipeline.games.fightball import game_module
 
@@ -36,6 +42,7 @@ def _fightball(root: Path) -> GameModule:
 REGISTRY = {
     "allstar": _allstar,
     "buildit": _buildit,
+    "challengers": _challengers,
     "fightball": _fightball,
     "nba": _nba,
 }

@@ -60,7 +60,7 @@ CARDS = SheetSpec(
 )
 
 CARD_OPS = SheetSpec(
-    name="card_ops", unique_together=("card", "order"),
+    name="card_ops", unique_together=("card", "order"), on_faces=False,
     doc="What each card's effect does: its operations in order, from the closed vocabulary of the rules.",
     columns=(
         Column("card", doc="Card id (sheet cards)."),
@@ -74,7 +74,7 @@ CARD_OPS = SheetSpec(
 )
 
 STARTER = SheetSpec(
-    name="starter", id_column="card",
+    name="starter", id_column="card", on_faces=False,
     doc="Each player's starting deck: City cards of level S (CH-A4).",
     columns=(
         Column("card", doc="Card id (sheet cards, level S)."),
@@ -95,7 +95,7 @@ SCHEDULE = SheetSpec(
 )
 
 TROPHIES = SheetSpec(
-    name="trophies", unique_together=("round", "value"),
+    name="trophies", unique_together=("round", "value"), quantity_column="count",
     doc="The trophy tokens of each round: fan values (secret on their backs in 3–8 player games) and counts (CH-A2).",
     columns=(
         Column("round", "int", min=1, max=10, doc="Round 1–7 (printed on the front)."),
@@ -105,7 +105,7 @@ TROPHIES = SheetSpec(
 )
 
 ROBOT_DECKS = SheetSpec(
-    name="robot_decks", unique_together=("round", "card"),
+    name="robot_decks", unique_together=("round", "card"), on_faces=False,
     doc="The robot's deck in each round, before its level swaps cards for R cards (CH-A12).",
     columns=(
         Column("round", "int", min=1, max=10, doc="Round 1–7."),
@@ -125,7 +125,7 @@ ROBOT_LEVELS = SheetSpec(
 )
 
 SOLO_CARDS = SheetSpec(
-    name="solo_cards", unique_together=("round", "card"),
+    name="solo_cards", unique_together=("round", "card"), on_faces=False,
     doc="The special solo challenge: SOLO cards the robot adds to its deck in each round.",
     columns=(
         Column("round", "int", min=1, max=10, doc="Round 1–7."),
