@@ -232,6 +232,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
     _show(report_of.reason_rows(result), "End reasons")
     if result.nominal:
         _show(report_of.nominal_rows(result), "Nominal vs simulated")
+    _show_ratios(loaded, result)
     if result.flagged:
         shown = report_of.flagged_rows(result)[:11]
         _show(shown, f"Flagged games: {len(result.flagged)} (first {len(shown) - 1} shown)")
@@ -244,10 +245,29 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         swept = simulation.sweeps(loaded, result, progress)
     names = simulation.seat_names(loaded)
     for sweep, points in swept:
-        _show(report_of.sweep_rows(sweep, points, names, "\n"), "Sweep: win rate by seat (95 % Wilson interval) as a "
+        measured = "win rate by seat" if sweep.y is None else report_of.sweep_y_label(sweep)
+        _show(report_of.sweep_rows(sweep, points, names, "\n"), f"Sweep: {measured} (95 % Wilson interval) as a "
               f"function of {sweep.label or ', '.join(sweep.parameters)}, same seeds")
     _written(loaded, lambda: simulation.write_reports(loaded, result, effects, swept))
     raise typer.Exit(0 if result.ok else 1)
+
+
+def _show_ratios(loaded, result, most: int = 12) -> None:
+    """The game's ratio tables: single rates whole, a grouped table's pooled group, a long table's first
+    and last rows (report.md and the table's CSV hold every row)."""
+    from pipeline import simulate_ratios as ratios
+
+    for found in ratios.computed(loaded.sim.ratios, result):
+        title = found.table.title
+        if found.grouped and ratios.POOLED in found.groups:
+            rows, title = ratios.rows(found, ratios.POOLED), f"{title} (every group pooled; report.md has each)"
+        else:
+            rows = ratios.rows(found)
+        if len(rows) > most + 1:
+            half = most // 2
+            title = f"{title}: the first and last {half} of {len(rows) - 1} (every row in {found.table.id}.csv)"
+            rows = rows[:half + 1] + [["…"] + [""] * (len(rows[0]) - 1)] + rows[-half:]
+        _show(rows, title)
 
 
 def _simulate_matchups(loaded) -> None:

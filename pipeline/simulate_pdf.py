@@ -9,7 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from pipeline.simulate_report import (counter_rows, nominal_rows, paired_rows, seat_labels, seat_rows, spread_rows,
-                                      sweep_rows, sweep_x)
+                                      sweep_rows, sweep_x, sweep_y_label)
 from pipeline.simulate_stats import SimulationResult, flag_of
 
 MARGIN = 40.0           # points (14 mm): inside every home printer's margins
@@ -18,18 +18,22 @@ PAIRED_ROWS = 56        # rows of a paired table's column on an A4 page
 
 
 def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(), paired=(), names=None,
-              panels=None, subtitle: str = "") -> int:
+              panels=None, subtitle: str = "", ratios=()) -> int:
     """A4 pages of key numbers and charts; `target` a path (written atomically) or a binary file object.
-    Same result, same bytes. Returns the number of pages. `sweeps`, `paired`, `names` as markdown()'s;
-    `panels`: other panels to show first (the matchup matrix); `subtitle`: what was played, if not one run."""
+    Same result, same bytes. Returns the number of pages. `sweeps`, `paired`, `names`, `ratios` as
+    markdown()'s; `panels`: other panels to show first (the matchup matrix); `subtitle`: what was played, if
+    not one run."""
     from reportlab.lib.pagesizes import A4
 
     from pipeline.render import chart_pages as layout
     from pipeline.render import charts
+    from pipeline.simulate_ratio_pages import ratio_panels
+    from pipeline.simulate_ratios import computed, keyed_tables
     from pipeline.render.pdf import new_canvas
 
-    in_pairs = {name for pair in paired for name in pair}        # shown as a table, not as bars
-    shown = (list(panels or ()) + _panels(result, fonts, charts, in_pairs)
+    found = computed(ratios, result)
+    in_pairs = {name for pair in paired for name in pair} | keyed_tables(found)   # shown as tables, not bars
+    shown = (list(panels or ()) + _panels(result, fonts, charts, in_pairs) + ratio_panels(found, fonts, charts)
              + extra_panels(result, fonts, charts, sweeps, paired, names or seat_labels(result)))
     pages = layout.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
     buffer = target if hasattr(target, "write") else io.BytesIO()
@@ -55,7 +59,7 @@ def _header(canvas, result: SimulationResult, title: str, fonts, charts, number:
         what = subtitle or (f"replay of game seed {result.seed}" if result.replay else f"{result.games} games, "
                             f"master seed {result.seed} (game i plays seed {result.seed} × 1000003 + i)")
         bots = ", ".join(dict.fromkeys(result.bots))
-        charts.text(canvas, MARGIN, top - 32, f"{what} · {result.players} players · bots: {bots} · "
+        charts.text(canvas, MARGIN, top - 32, f"{what} · {result.players} player{'s' if result.players != 1 else ''} · bots: {bots} · "
                     f"{result.finished} finished by the rules, {len(result.flagged)} flagged", body, 8,
                     room=width, colour=charts.MUTED)
     else:
@@ -132,13 +136,26 @@ def extra_panels(result: SimulationResult, fonts, charts, sweeps, paired, names:
     for sweep, points in sweeps:
         what = sweep.label or ", ".join(sweep.parameters)
         labels = [sweep_x(sweep, setting) for setting, _ in points]
-        series = [(names[k], [r.seats[k].rate for _, r in points], [(r.seats[k].low, r.seats[k].high)
-                                                                      for _, r in points])
-                  for k in range(result.players)]
-        panels.append(P(190, lambda c, box, l=labels, s=series, w=what: charts.line_chart(
-            c, box, l, s, f"Win rate by seat as a function of {w}", fonts, top=1.0, axis_label=w)))
+        series, measured = sweep_series(sweep, points, names, result.players), sweep_y_label(sweep)
+        measured = "Win rate by seat" if sweep.y is None else measured[:1].upper() + measured[1:]
+        panels.append(P(190, lambda c, box, l=labels, s=series, w=what, m=measured: charts.line_chart(
+            c, box, l, s, f"{m} as a function of {w}", fonts, top=1.0 if all(
+                v <= 1 for _, values, _ in s for v in values) else None, axis_label=w)))
         rows = sweep_rows(sweep, points, names)
-        panels.append(P(layout.table_height(len(rows), title="t"), lambda c, box, r=rows, w=what: layout.titled_table(
-            c, box, r, fonts, (1.8, 1.6) + (2.4,) * result.players + (0.7, 0.7), f"Sweep of {w} (same seeds)"),
-                        True))
+        widths = ((1.8, 1.6) + (2.4,) * result.players + (0.7, 0.7) if sweep.y is None
+                  else (1.8, 1.6, 2.6, 1.6, 0.8))
+        panels.append(P(layout.table_height(len(rows), title="t"), lambda c, box, r=rows, w=what, f=widths:
+                        layout.titled_table(c, box, r, fonts, f, f"Sweep of {w} (same seeds)"), True))
     return panels
+
+
+def sweep_series(sweep, points, names: list[str], players: int) -> list:
+    """The sweep's lines: each seat's win rate, or its one y ratio (a point without a rate reads 0)."""
+    if sweep.y is None:
+        return [(names[k], [r.seats[k].rate for _, r in points], [(r.seats[k].low, r.seats[k].high)
+                                                                   for _, r in points]) for k in range(players)]
+    from pipeline.simulate_ratios import single_rate
+
+    rates = [single_rate(r, sweep.y) for _, r in points]
+    intervals = [rate.interval or (rate.rate or 0.0,) * 2 for rate in rates]
+    return [(sweep_y_label(sweep), [rate.rate or 0.0 for rate in rates], intervals)]

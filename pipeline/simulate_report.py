@@ -95,8 +95,11 @@ def paired_rows(result: SimulationResult, first: str, second: str) -> list[list[
 
 def sweep_rows(sweep, points, names: list[str], between: str = " ") -> list[list[str]]:
     """A rule sweep: per setting, its point on the axis, each seat's win rate with its interval (after
-    `between`: a new line in a narrow terminal), shared wins and the games compared."""
+    `between`: a new line in a narrow terminal), shared wins and the games compared; a sweep with a `y`
+    ratio: that rate with its interval and what it counted instead of the seats."""
     narrow = between == "\n"
+    if sweep.y is not None:
+        return _sweep_y_rows(sweep, points, between)
     rows = [[(",\n" if narrow else ", ").join(sweep.parameters), sweep.label or "x"]
             + [n if narrow else f"{n} win rate (95 % CI)" for n in names] + ["shared", "games"]]
     for setting, result in points:
@@ -105,6 +108,28 @@ def sweep_rows(sweep, points, names: list[str], between: str = " ") -> list[list
         rows.append([", ".join(map(str, setting)), sweep_x(sweep, setting), *seats,
                      str(shared_games(result)), str(result.finished)])
     return rows
+
+
+def _sweep_y_rows(sweep, points, between: str) -> list[list[str]]:
+    from pipeline.simulate_ratios import counts, shown_interval, shown_rate, single_rate
+
+    y = sweep.y
+    rows = [[", ".join(sweep.parameters), sweep.label or "x", f"{sweep_y_label(sweep)} (95 % CI)",
+             f"{y.numerator} / {y.denominator}", "games"]]
+    for setting, result in points:
+        rate = single_rate(result, y)
+        interval = shown_interval(rate)
+        rows.append([", ".join(map(str, setting)), sweep_x(sweep, setting),
+                     shown_rate(rate) + (f"{between}({interval})" if interval else ""), counts(rate),
+                     str(result.finished)])
+    return rows
+
+
+def sweep_y_label(sweep) -> str:
+    """What a sweep measures: its y ratio's label, or the win rate by seat."""
+    if sweep.y is None:
+        return "win rate"
+    return sweep.y.label or f"{sweep.y.numerator} / {sweep.y.denominator}"
 
 
 def sweep_x(sweep, setting) -> str:
@@ -140,13 +165,13 @@ def md_table(rows: list[list[str]]) -> list[str]:
             + [f"| {' | '.join(row)} |" for row in cells[1:]] + [""])
 
 
-def frequency_lines(result: SimulationResult, paired=()) -> list[str]:
+def frequency_lines(result: SimulationResult, paired=(), skip=frozenset()) -> list[str]:
     """Markdown: the counters, every frequency table with each row's share, and the paired tables (whose
-    two tables are not repeated alone)."""
+    two tables are not repeated alone); `skip`: tables a ratio table already shows."""
     lines, table = [], md_table
     if result.counters:
         lines += ["## Counters", ""] + table(counter_rows(result.counters, "counter", result.finished))
-    in_pairs = {name for pair in paired for name in pair}        # shown side by side below
+    in_pairs = {name for pair in paired for name in pair} | set(skip)      # shown side by side below
     for name, stats in result.frequencies:
         if name not in in_pairs:
             lines += [f"## How often: {name}", ""] + table(counter_rows(stats, name, result.finished, share=True))
@@ -158,11 +183,13 @@ def frequency_lines(result: SimulationResult, paired=()) -> list[str]:
 
 
 def markdown(result: SimulationResult, title: str, game: str | None = None, readings=(), *, sweeps=(),
-             paired=(), names: list[str] | None = None, rules=()) -> str:
+             paired=(), names: list[str] | None = None, rules=(), ratios=()) -> str:
     """`sweeps`: (Sweep, [(setting, result)]) pairs; `paired`: (first, second) frequency tables shown side by
     side; `names`: who sits at each seat (sides), for the sweep's columns; `rules`: the run's overrides, for
-    the replay commands."""
-    table = md_table
+    the replay commands; `ratios`: the game's RatioTables (pipeline/simulate_ratios.py)."""
+    from pipeline.simulate_ratios import computed, keyed_tables, markdown_lines
+
+    table, found = md_table, computed(ratios, result)
     lines = [f"# {title} — simulation report", "", "## Settings", ""] + table(settings_rows(result, names))
     if result.finished:
         lines += ["## Win rate by seat", "", "A win shared by k seats counts 1/k; the interval is Wilson's, at "
@@ -173,14 +200,16 @@ def markdown(result: SimulationResult, title: str, game: str | None = None, read
         lines += ["## Nominal vs simulated", "", "Nominal: expected from the data alone; simulated: what the "
                   "bots' games realised (a name `a/b` is the ratio of counters a and b over all games).", ""]
         lines += table(nominal_rows(result))
-    lines += frequency_lines(result, paired)
+    lines += markdown_lines(found)
+    lines += frequency_lines(result, paired, keyed_tables(found))
     if readings:
         lines += ["## Readings of the rulebook: how often the other one changes the winner", "",
                   "The same seeds replayed with the other value of each parameter that settles a point the "
                   "rulebook leaves open; a game counts when both versions ended by the rules.", ""]
         lines += table(reading_rows(readings))
     for sweep, points in sweeps:
-        lines += [f"## Sweep: win rate as a function of {sweep.label or ', '.join(sweep.parameters)}", "",
+        lines += [f"## Sweep: {sweep_y_label(sweep)} as a function of {sweep.label or ', '.join(sweep.parameters)}",
+                  "",
                   "The same seeds played at each setting of " + ", ".join(f"`{p}`" for p in sweep.parameters)
                   + ".", ""] + table(sweep_rows(sweep, points, names or seat_labels(result)))
     lines += ["## Flagged games", ""]

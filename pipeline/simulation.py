@@ -158,10 +158,14 @@ def readings(loaded: Loaded, result: SimulationResult, progress=None) -> list:
 
 
 def sweeps(loaded: Loaded, result: SimulationResult, progress=None) -> list:
-    """Every rule sweep the game declares, played on the run's seeds: [(Sweep, [(setting, result)])]."""
+    """Every rule sweep the game declares, played on the run's seeds: [(Sweep, [(setting, result)])]; a sweep
+    of a ratio whose denominator the run never counted (the robot's matches with no robot) is left out."""
+    from pipeline.simulate_ratios import single_rate
+
     request = loaded.request
     return [(sweep, variants.sweep_results(loaded.sim, loaded.records, result, sweep, request.workers, progress,
-                                         loaded.source)) for sweep in loaded.sim.sweeps]
+                                         loaded.source)) for sweep in loaded.sim.sweeps
+            if sweep.y is None or single_rate(result, sweep.y).denominator]
 
 
 def run_matchups(loaded: Loaded, progress=None):
@@ -188,17 +192,20 @@ def run_matchups(loaded: Loaded, progress=None):
 
 
 def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()) -> list[Path]:
-    """output/<game>/simulation/report.md, report.pdf and games.csv; returns their paths."""
-    from pipeline import simulate_pdf, simulate_report, simulate_table
+    """output/<game>/simulation/report.md, report.pdf, games.csv (every counter of every game) and a CSV per
+    ratio table the games counted (cards.csv: per card); returns their paths."""
+    from pipeline import simulate_pdf, simulate_ratios, simulate_report, simulate_table
     from pipeline.render.fonts import default_fonts
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation"
-    sections = dict(sweeps=swept, paired=tuple(loaded.sim.paired), names=seat_names(loaded))
+    sections = dict(sweeps=swept, paired=tuple(loaded.sim.paired), names=seat_names(loaded),
+                    ratios=tuple(loaded.sim.ratios))
     simulate_report.write_markdown(result, folder / "report.md", loaded.title, game=loaded.request.game,
                                    readings=effects, rules=loaded.request.rules, **sections)
     simulate_pdf.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
     simulate_table.write_csv(simulate_table.games_frame([(sides_of(loaded), result)]), folder / "games.csv")
-    return [folder / "report.md", folder / "report.pdf", folder / "games.csv"]
+    tables = simulate_ratios.write_csvs(simulate_ratios.computed(sections["ratios"], result), folder)
+    return [folder / "report.md", folder / "report.pdf", folder / "games.csv", *tables]
 
 
 def write_matchup_reports(loaded: Loaded, matchups) -> list[Path]:

@@ -145,14 +145,42 @@ class Sides(NamedTuple):
     choices: Callable[[Records], Sequence[str]]
 
 
+class Ratio(NamedTuple):
+    """A rate read from the games' counters: the numerator's total over the denominator's, over every game
+    that ended by the rules. Two counter tables (names without a colon: "picked_by_winner" over "picked") give
+    one rate per key of the denominator's table; two counters ("robot:won" over "robot:matches", "reveals"
+    over "matches") give one rate. A share (`share`: every numerator at most its denominator) carries a 95 %
+    Wilson interval; otherwise the rate is a mean per unit of the denominator (reveals per match)."""
+
+    numerator: str
+    denominator: str
+    label: str = ""                                  # what the rate is ("win rate when picked")
+    share: bool = True
+
+
+class RatioTable(NamedTuple):
+    """Rates shown together (pipeline/simulate_ratios.py): ratios of counter tables side by side, one row per
+    key (a key "group|row" is shown in its group, the part before "|", and the groups pooled as "all"); or
+    ratios of single counters, one row each. Also written as <id>.csv next to the report."""
+
+    id: str                                          # file-safe: the CSV's name
+    title: str
+    ratios: tuple[Ratio, ...]
+    sort: int | None = None                          # rows by this ratio's rate, highest first; None: key order
+    note: str = ""                                   # how to read it, printed under the title
+
+
 class Sweep(NamedTuple):
     """Rule parameters set together to a few settings, the same seeds played at each (Fightball's speeds
-    (40, 60), (50, 50), (60, 40)): the report shows the win rate by seat as a function of `x(setting)`."""
+    (40, 60), (50, 50), (60, 40)): the report shows the win rate by seat as a function of `x(setting)`, or,
+    with `y`, that ratio of the games' counters (the robot's match win rate by robot level). A sweep whose
+    `y` denominator the run never counted (no robot at an even player count) is not played."""
 
     parameters: tuple[str, ...]
     settings: tuple[tuple[Any, ...], ...]
     label: str = ""                                  # what x is ("north's share of the speed")
     x: Callable[[tuple], Any] | None = None          # a setting -> its point on the axis; None: the values
+    y: Ratio | None = None                           # what is measured; None: every seat's win rate
 
 
 @dataclass(frozen=True)
@@ -183,6 +211,8 @@ class Simulation:
     # pairs of counter tables with the same keys shown side by side ("played", "discarded"): per card, how
     # often each happened and the first's share of the two
     paired: Sequence[tuple[str, str]] = ()
+    # rates of counters with their intervals (per card, per set, per match): pipeline/simulate_ratios.py
+    ratios: Sequence[RatioTable] = ()
 
     def player_range(self, records: Records | None = None) -> tuple[int, int]:
         """Fewest and most players: from the data when the game reads them there (records given)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.base import (GameModule, Ratio, RatioTable, Records, Simulation, Sweep, other_readings,
+                                 per_records, staged_checks)
 from pipeline.games.challengers.bots import BOTS
 from pipeline.games.challengers.schema import RULE_PARAMETERS
 from pipeline.games.kit import blame_rows, players_from_rules
@@ -73,5 +74,26 @@ READINGS = other_readings(("fans_from_trophies", ("values", "count")),
                           ("capture_order", ("losing_flag_first", "bench_first")),
                           ("opening_triggers_on_attack", ("no", "yes")))
 
+# what `pnp simulate challengers` measures beyond the seats (the engine's counters, engine/__init__.py)
+ROBOT_WON = Ratio("robot:won", "robot:matches", "robot's match win rate")
+RATIOS = (
+    RatioTable("set_strength", "Set strength: win rate of the players who drafted most from a set",
+               (Ratio("set_lead_won", "set_lead", "win rate"),),
+               note="Per selection of five sets (and every selection pooled as \"all\"): the players whose most-"
+                    "drafted set it was, and how often they won the game. A set no better than another reads the "
+                    "players' average win rate (1 / players; solo: the win rate against the robot)."),
+    RatioTable("cards", "Cards: pick rate and win rate when picked",
+               (Ratio("picked", "offered", "pick rate"), Ratio("picked_by_winner", "picked", "win rate when picked")),
+               sort=1, note="Pick rate: copies kept of copies offered in a hand. Win rate when picked: copies kept by "
+                            "the game's winner of copies kept. A card no better than another reads the players' "
+                            "average win rate."),
+    RatioTable("matches", "Matches", (Ratio("reveals", "matches", "reveals per match", share=False),
+                                      Ratio("match_end:empty_deck", "matches", "lost on an empty deck"),
+                                      Ratio("match_end:bench_full", "matches", "lost on a full bench"),
+                                      ROBOT_WON)),
+)
+ROBOT_SWEEP = Sweep(("robot_level",), tuple((level,) for level in range(1, 6)), "robot level", y=ROBOT_WON)
+
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
-                        default_players=4, blame=blame_rows, readings=READINGS)
+                        default_players=4, blame=blame_rows, readings=READINGS, sweeps=(ROBOT_SWEEP,),
+                        ratios=RATIOS)
