@@ -1,91 +1,245 @@
-"""TEMPLATE: the pure rules (standard library only; tests/test_engine_purity.py checks it), on the one engine
-base (pipeline/games/engine_base.py): the base owns the public interface (legal_actions, apply_action,
-is_terminal, returns, clone, snapshot); the game brings its phase tables and a few hooks.
+"""Challengers' reference rules engine (shared/games/challengers.md §2–§3, resolutions CH-A1…A21), pure and
+OpenSpiel-shaped on the engine base: the engine never draws a random number.
 
-The phase-table idiom: `phase` names the current kind of decision; LEGAL maps a decision phase to the
-function that lists its actions, HANDLERS to {tag: handler}, so a rule lives in one handler and apply_action
-never grows a chain of ifs. A handler refuses an action that is not legal with ValueError before changing
-anything. Chance is data: the driver samples chance_outcomes() and applies the outcome like an action.
+    data = GameData.from_rows(sets, cards, card_ops, starter, schedule, trophies, robot_decks, robot_levels,
+                              solo_cards, params)
+    state = new_game(data, players)                # 1–8; the robot joins odd counts
+    while not state.is_terminal(): state.apply_action(<a bot's choice or a sampled outcome>)
+    state.outcome()
 
-The example: a dice race. On its turn a seat steps 1 or rolls a die (a chance phase); the game ends after the
-round in which someone reached the target (end_rule after_round) or at once (at_once)."""
+Chance nodes (outcomes in a stable order, a node with one outcome applied at once): the sets in play (`sets`
+random: one outcome per selection, the set ids joined by +), each card of a Deck-phase hand (a card id, by the
+copies left in the level pile), the robot's level swaps (a card id out, then an R card id in), the start player
+of a match when trophies do not decide (a participant number; the robot is `players`), every card a match
+reveals or mills (a card id: the deck is shuffled, so its next card is uniform over what is left), a trophy's
+value (by the tokens left) and random tie-breaks (a seat).
+
+Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove", id), ("done",). The Deck
+phase asks seat by seat; a seat's actions depend only on its own hand and deck. Trophy values are secret in
+3–8 player games (CH-A20): bots read trophies only through `visible_trophies(viewer)`.
+
+Public state: round, final, seat (who decides), hand, level, picks_left, redraws_left, decks[p] {card: copies}
+(p = participant: seats, then the robot), deck_size, picks[seat] (cards kept, in order), tokens (fan tokens),
+trophies[p] [(round, value)], match (the running Match, engine/match.py), sides (its participants), chosen
+(the sets in play), piles {level: {card: copies}}."""
 
 from __future__ import annotations
 
-from pipeline.games._template.engine.data import PARAMETERS
-from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState, check_typed_params
+from itertools import combinations
 
-DECIDE, ROLLING, OVER = "decide", "rolling", "over"
-FACES = (1, 2, 3, 4, 5, 6)
+from pipeline.games.challengers.engine.cards import Card, GameData
+from pipeline.games.challengers.engine.draft import HAND, OPTION, PICK, REMOVE, DraftRules
+from pipeline.games.challengers.engine.match import Match, tell_match
+from pipeline.games.challengers.engine.pairing import pairings, participants_for
+from pipeline.games.challengers.engine.tournament import MATCH, ROBOT, START, TIE, TROPHY, MatchRules
+from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
+
+__all__ = ["CHANCE", "TERMINAL", "Card", "GameData", "Match", "State", "new_game", "tell_match", "pairings"]
+
+SETS, OVER = "sets", "over"
+DECISIONS = (OPTION, PICK, REMOVE)
 
 
-class State(PhaseState):
-    __slots__ = ("params", "n", "target", "max_rounds", "positions", "seat", "round", "turns", "phase",
-                 "end_reason", "cap")
-    SHARED = ("params",)
+class State(DraftRules, MatchRules, PhaseState):
+    """One position of a game. Attributes are public for bots and tests; change them only through actions."""
 
-    def __init__(self, params: dict, players: int):
-        check_typed_params(PARAMETERS, params)
-        self.params, self.n = dict(params), players
-        self.target, self.max_rounds = params["target"], params["max_rounds"]
-        self.positions, self.seat, self.round, self.turns = [0] * players, 0, 1, 0
-        self.phase, self.end_reason, self.cap = DECIDE, None, None
+    __slots__ = ("data", "prm", "n", "parts", "robot", "table", "phase", "round", "final", "chosen", "piles",
+                 "pile_size", "decks", "deck_size", "picks", "tokens", "trophies", "drafters", "drafter_i", "seat",
+                 "hand", "level", "to_draw", "picks_left", "redraws_left", "picked_this_round", "remove_limit",
+                 "remove_then", "out", "swaps_left", "r_pool", "robot_out", "pair_i", "pair", "sides", "match",
+                 "token_pool", "last_winner", "finalists", "tie_group", "tie_places", "winners_", "end_reason",
+                 "cap", "counters", "turns")
 
-    # --- who acts, what chance does, who won -------------------------------------------------------------
+    def __init__(self, data: GameData, players: int):
+        prm = data.params
+        if not prm["players_min"] <= players <= prm["players_max"]:
+            raise ValueError(f"Challengers is played by {prm['players_min']} to {prm['players_max']} players, "
+                             f"not {players}")
+        self.data, self.prm, self.n = data, prm, players
+        self.parts = participants_for(players)
+        self.robot = players if self.parts > players else -1
+        self.table = pairings(self.parts, prm["rounds"])
+        for r in range(1, prm["rounds"] + 1):
+            if sum(n for _, n in data.trophies.get(r, ())) < self.parts // 2:
+                raise ValueError(f"round {r} has fewer trophy tokens than the {self.parts // 2} matches it plays")
+        starter = {card: copies for card, copies in data.starter}
+        self.decks = [dict(starter) for _ in range(players)] + ([{}] if self.robot >= 0 else [])
+        self.deck_size = [sum(starter.values())] * players + ([0] if self.robot >= 0 else [])
+        self.picks = [[] for _ in range(players)]
+        self.tokens, self.trophies = [0] * self.parts, [[] for _ in range(self.parts)]
+        self.round, self.final, self.turns, self.counters = 0, False, 0, {}
+        self.seat, self.hand, self.level, self.to_draw, self.picks_left, self.redraws_left = -1, [], "A", 0, 0, 0
+        self.picked_this_round, self.remove_limit, self.remove_then, self.out, self.drafters = 0, None, None, [], []
+        self.drafter_i, self.swaps_left, self.r_pool, self.robot_out = 0, 0, {}, True
+        self.pair_i, self.pair, self.sides, self.match, self.token_pool, self.last_winner = 0, (), (), None, {}, -1
+        self.finalists, self.tie_group, self.tie_places = [], [], 0
+        self.winners_, self.end_reason, self.cap = [], None, None
+        self.chosen, self.piles, self.pile_size = (), {}, {}
+        if prm["sets"] == "random":
+            self.phase = SETS
+        else:
+            self._use_sets(tuple(s.strip() for s in prm["sets"].split(",")))
+        self._after_step(None, None)            # chance nodes with a single outcome
+
+    # --- the engine interface (legal_actions, apply_action, returns, clone: engine_base.PhaseState) ---------
+
     def current_player(self) -> int:
-        return {DECIDE: self.seat, ROLLING: CHANCE}.get(self.phase, TERMINAL)
+        phase = self.phase
+        if phase in DECISIONS:
+            return self.seat
+        return TERMINAL if phase == OVER else CHANCE
 
     def chance_outcomes(self) -> list:
-        return [(face, 1 / len(FACES)) for face in FACES] if self.phase == ROLLING else []
+        phase, ids = self.phase, self.data.card_ids
+        if phase == MATCH:
+            m = self.match
+            return [(ids[card], p) for card, p in m.outcomes(m.pending())]
+        if phase == HAND:
+            size = self.pile_size[self.level]
+            return [(ids[card], n / size) for card, n in self.piles[self.level].items()]
+        if phase == TROPHY:
+            total = sum(self.token_pool.values())
+            return [(value, n / total) for value, n in sorted(self.token_pool.items()) if n]
+        if phase == ROBOT:
+            pile = self.decks[self.robot] if self.robot_out else self.r_pool
+            total = sum(pile.values())
+            return [(ids[card], n / total) for card, n in pile.items()]
+        if phase == START:
+            return [(self.pair[0], 0.5), (self.pair[1], 0.5)]
+        if phase == TIE:
+            return [(seat, 1 / len(self.tie_group)) for seat in self.tie_group]
+        if phase == SETS:
+            options = self.selections()
+            return [("+".join(option), 1 / len(options)) for option in options]
+        return []
+
+    def _apply_chance(self, outcome) -> None:
+        phase = self.phase
+        if phase == MATCH:
+            card = self.data.index.get(outcome) if type(outcome) is str else None
+            if card is None:
+                raise ValueError(f"{outcome!r} is not a card id")
+            self.match.feed(card)
+            self._match_go()
+        elif phase == HAND:
+            self._drew(self.data.index.get(outcome) if type(outcome) is str else None)
+        elif phase == TROPHY:
+            self._award(outcome)
+        elif phase == ROBOT:
+            self._robot_swap(self.data.index.get(outcome) if type(outcome) is str else None)
+        elif phase == START:
+            if outcome not in self.pair:
+                raise ValueError(f"{outcome!r} is not one of the pair {self.pair}")
+            a, b = self.pair
+            self._begin_match(*((a, b) if outcome == a else (b, a)))
+        elif phase == TIE:
+            self._tie_broken(outcome)
+        elif phase == SETS:
+            if type(outcome) is not str or tuple(outcome.split("+")) not in self.selections():
+                raise ValueError(f"{outcome!r} is not a selection of sets")
+            self._use_sets(tuple(outcome.split("+")))
+        else:
+            raise ValueError(f"{outcome!r}: no chance acts in phase {phase}")
+
+    def _after_step(self, phase, tag) -> None:
+        if tag is not None:
+            self.turns += 1
+        while self.phase in self.CHANCE_PHASES and self._single():
+            self._apply_chance(self.chance_outcomes()[0][0])
+
+    def _single(self) -> bool:
+        if self.phase == MATCH:
+            m = self.match
+            side = m.pending()
+            return m.size[side] == 0 or len(m.pool[side]) == 1
+        return len(self.chance_outcomes()) == 1
 
     def winners(self) -> list[int]:
-        best = max(self.positions)
-        return [seat for seat, position in enumerate(self.positions) if position == best]
+        return [seat for seat in self.winners_ if seat < self.n] if self.n > 1 else list(self.winners_)
+
+    def returns(self) -> list[float]:
+        """1 for the winner, 1/k each for a win shared by k; solo: 1 beating the robot, ½ a draw, 0 a loss."""
+        if self.phase != OVER:
+            return [0.0] * self.n
+        if self.n == 1:
+            return [1.0 if self.winners_ == [0] else 0.5 if 0 in self.winners_ else 0.0]
+        return super().returns()
+
+    # --- sets ---------------------------------------------------------------------------------------------
+
+    def selections(self) -> list[tuple[str, ...]]:
+        return [tuple(sorted(c)) for c in combinations(sorted(self.data.optional_sets), self.prm["sets_per_game"])]
+
+    def _use_sets(self, chosen: tuple[str, ...]) -> None:
+        unknown = [s for s in chosen if s not in self.data.optional_sets]
+        if unknown or len(set(chosen)) != self.prm["sets_per_game"]:
+            raise ValueError(f"sets {chosen}: need {self.prm['sets_per_game']} distinct ids of "
+                             f"{list(self.data.optional_sets)}")
+        self.chosen = tuple(sorted(chosen))
+        self.piles = self.data.piles(self.chosen)
+        self.pile_size = {level: sum(pile.values()) for level, pile in self.piles.items()}
+        self._start_round()
+
+    # --- the end ------------------------------------------------------------------------------------------
+
+    def _finish(self, reason: str, winners: list[int]) -> None:
+        self.phase, self.end_reason, self.winners_ = OVER, reason, list(winners)
+        data, selection = self.data, "+".join(self.chosen)
+        for seat in range(self.n):
+            won = seat in winners
+            if won:
+                for card in self.picks[seat]:
+                    self._count(data.picked_by_winner[card])
+            per_set: dict[str, int] = {}
+            for card in self.picks[seat]:
+                s = data.cards[card].set
+                if s not in data.city:
+                    per_set[s] = per_set.get(s, 0) + 1
+            if per_set:
+                best = max(per_set.values())
+                leaders = [s for s, k in per_set.items() if k == best]
+                if len(leaders) == 1:
+                    self._count(f"set_lead:{selection}|{leaders[0]}")
+                    if won:
+                        self._count(f"set_lead_won:{selection}|{leaders[0]}")
+
+    def _count(self, name: str, k: int = 1) -> None:
+        self.counters[name] = self.counters.get(name, 0) + k
+
+    def visible_trophies(self, viewer: int, of: int) -> list[tuple[int, int | None]]:
+        """What `viewer` knows of `of`'s trophies: values hidden (None) in 3–8 player games before the end."""
+        if self.n <= 2 or viewer == of or self.phase == OVER:
+            return list(self.trophies[of])
+        return [(r, None) for r, _ in self.trophies[of]]
 
     def outcome(self) -> dict:
-        return {"scores": list(self.positions), "rounds": self.round, "turns": self.turns,
-                "end_reason": self.end_reason, "cap": self.cap, "counters": {}}
+        return {"scores": [self.fans_of(seat) for seat in range(self.n)], "rounds": self.round, "turns": self.turns,
+                "end_reason": self.end_reason, "cap": self.cap, "counters": dict(self.counters),
+                "robot_fans": self.fans_of(self.robot) if self.robot >= 0 else None,
+                "finalists": list(self.finalists) if self.final else None}
 
     def __str__(self) -> str:
-        return f"dice race: round {self.round}, phase {self.phase}, seat {self.seat}, positions {self.positions}"
-
-    # --- handlers ---------------------------------------------------------------------------------------
-    def _roll(self, seat: int, action: tuple) -> None:
-        self.phase = ROLLING
-
-    def _step(self, seat: int, action: tuple) -> None:
-        self._move(1)
-
-    def _apply_chance(self, face) -> None:
-        if face not in FACES:
-            raise ValueError(f"{face!r} is not a face of the die")
-        self.phase = DECIDE
-        self._move(face)
-
-    def _settle(self) -> None:
-        """Chance phases with a single outcome would be applied here; the die always has six."""
-
-    def _move(self, amount: int) -> None:
-        self.positions[self.seat] += amount
-        self.turns += 1
-        if self.params["end_rule"] == "at_once" and self.positions[self.seat] >= self.target:
-            self.phase, self.end_reason = OVER, "target"
-            return
-        self.seat = (self.seat + 1) % self.n
-        if self.seat:
-            return
-        if max(self.positions) >= self.target:
-            self.phase, self.end_reason = OVER, "target"
-        elif self.round >= self.max_rounds:
-            self.phase, self.end_reason, self.cap = OVER, "cap", "max_rounds"
-        else:
-            self.round += 1
+        ids = self.data.ids
+        lines = [f"Challengers: {self.n} players, round {self.round}{' (final)' if self.final else ''}, phase "
+                 f"{self.phase}, seat {self.seat}, sets {self.chosen}, end {self.end_reason}"]
+        for p in range(self.parts):
+            who = "robot" if p == self.robot else f"seat {p}"
+            lines.append(f"  {who}: deck {self.deck_size[p]}, fans {self.fans_of(p)}, trophies {self.trophies[p]}")
+        if self.hand:
+            lines.append(f"  hand {ids(self.hand)}, picks left {self.picks_left}, redraws {self.redraws_left}")
+        if self.match is not None:
+            lines.append(f"  sides {self.sides}\n{self.match}")
+        return "\n".join(lines)
 
 
-State.LEGAL = {DECIDE: lambda state, seat: [("roll",), ("step",)]}
-State.HANDLERS = {DECIDE: {"roll": State._roll, "step": State._step}, OVER: {}}
-State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset({ROLLING}), OVER, {DECIDE: DECIDE, OVER: OVER}
+State.LEGAL = {OPTION: State._legal_option, PICK: State._legal_pick, REMOVE: State._legal_remove}
+State.HANDLERS = {OPTION: {"option": State._option}, PICK: {"pick": State._pick, "redraw": State._redraw},
+                  REMOVE: {"remove": State._remove, "done": State._done}, OVER: {}}
+State.CHANCE_PHASES = frozenset({SETS, HAND, ROBOT, START, MATCH, TROPHY, TIE})
+State.OVER, State.PHASE_NAMES = OVER, {p: p for p in (SETS, OPTION, HAND, PICK, REMOVE, ROBOT, START, MATCH,
+                                                    TROPHY, TIE, OVER)}
 
 
-def new_game(params: dict, players: int) -> State:
-    return State(params, players)
+def new_game(data: GameData, players: int) -> State:
+    """A game of 1–8 players at its first node (the sets drawn, or the first Deck phase)."""
+    return State(data, players)

@@ -25,3 +25,39 @@ PARAMETERS = {
     "duo_tie_rule": ("enum", "draw", "random"),     # CH-A14: 1–2 players tied after trophies and best trophy
     "max_reveals_per_match": ("int", 50, 100000),   # safety cap only: a match ends by its own rules
 }
+
+
+# --- the game's vocabulary (challengers.md §3.1, §3.4) ------------------------------------------------------
+
+LEVEL_CAPS = {"S": 3, "A": 3, "B": 5, "C": 10}        # strength caps per level (CH-T2, CH-A16); R and SOLO open
+DRAFT_LEVELS = ("A", "B", "C")
+NORMAL_COPIES = 4                                      # a card that says neither Rare nor Common (CH-T3)
+
+# op -> the keyword timings it may have (§3.4; CH-A1: anything else is an error)
+OP_TIMINGS = {
+    "STRENGTH": ("none", "on_attack", "from_bench", "holding_flag"),
+    "OPP_STRENGTH": ("none", "on_attack", "holding_flag"),
+    "FANS": ("none", "losing_flag", "when_selected"),
+    "BENCH_TO_DISCARD": ("none", "losing_flag"),
+    "MILL_OPPONENT": ("none",),
+    "SELF_TO_DECK_BOTTOM": ("losing_flag",),
+    "REMOVE_FROM_DECK": ("when_selected",),
+    "EXTRA_PICK": ("when_selected",),
+}
+
+
+def level_cap_ok(level: str, strength: int) -> bool:
+    """CH-T2: A ≤ 3, B ≤ 5, C ≤ 10 (and S ≤ 3); robot levels have no cap."""
+    return strength >= 0 and strength <= LEVEL_CAPS.get(level, 99)
+
+
+def copies_of(row: dict) -> int | None:
+    """CH-T3: a normal card of a drafted set has 4 copies; rare and common cards the count printed on them;
+    starter and robot cards the copies their own sheets use (None here: not a pile card)."""
+    if row.get("level") in ("S", "R", "SOLO") and row.get("rarity", "normal") == "normal" and not row.get("copies"):
+        return None
+    if row.get("rarity", "normal") == "normal":
+        return NORMAL_COPIES if row.get("copies") in (None, "") else int(row["copies"])
+    if row.get("copies") in (None, ""):
+        raise ValueError(f"card {row.get('id')}: a {row['rarity']} card needs its copies (CH-A17)")
+    return int(row["copies"])
