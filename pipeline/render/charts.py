@@ -95,14 +95,16 @@ def _axis_width(fonts: FontSet, top: float, whole: bool) -> float:
 def bar_chart(canvas, box: Box, labels: Sequence[str], values: Sequence[float],
               errors: Sequence[tuple[float, float]] | None = None, title: str = "", fonts: FontSet | None = None,
               value_format: Callable[[float], str] | str = "{:.2f}", *, horizontal: bool = False,
-              whole: bool = False) -> None:
+              whole: bool = False, top: float | None = None, reference: tuple[str, float] | None = None) -> None:
     """Bars with their value printed at the end; `errors` are (low, high) whisker ends in value units
     (a confidence interval). Horizontal bars suit long labels; rows that do not fit are counted in the title.
-    `whole`: the value axis ticks whole numbers (counts)."""
+    `whole`: the value axis ticks whole numbers (counts). Horizontal only: `top`, the value the full width
+    holds (several charts of one table on one scale); `reference`, (its name, a value) drawn as a dashed
+    line across the bars with its name and value under them."""
     fmt = value_format.format if isinstance(value_format, str) else value_format
     fonts = fonts or default_fonts()
     if horizontal:
-        _horizontal_bars(canvas, box, list(labels), list(values), errors, title, fonts, fmt)
+        _horizontal_bars(canvas, box, list(labels), list(values), errors, title, fonts, fmt, top, reference)
         return
     x, y, w, h = box
     plot_top = _title(canvas, box, title, fonts)
@@ -143,7 +145,8 @@ def _baseline(canvas, x0: float, y0: float, x1: float, y1: float) -> None:
 
 
 def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title: str, fonts: FontSet,
-                     fmt: Callable[[float], str]) -> None:
+                     fmt: Callable[[float], str], top: float | None = None,
+                     reference: tuple[str, float] | None = None) -> None:
     x, y, w, h = box
     font = fonts.name("body")
     fits = max(1, int((h - (TITLE_SIZE + 2 * PAD if title else 0)) // (LABEL_SIZE + 2.5)))
@@ -156,9 +159,11 @@ def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title
     tops = [max(v, e[1]) if errors else v for v, e in zip(values, errors or [None] * len(values))]
     lowest = min(0.0, min(values, default=0), min((e[0] for e in errors or ()), default=0))
     value_room = max((_width(fmt(v), font, LABEL_SIZE) for v in values), default=0) + 2 * PAD
-    scale = (x + w - value_room - x - label_room) / ((max(max(tops, default=0), 0) - lowest) or 1.0)
+    highest = max(max(tops, default=0), 0, top or 0)
+    scale = (x + w - value_room - x - label_room) / ((highest - lowest) or 1.0)
     zero = x + label_room - lowest * scale            # negative values (a loss) go left of the zero line
-    slot = min((plot_top - y) / max(1, len(values)), 20.0)        # few rows stay together at the top
+    under = LABEL_SIZE + PAD if reference else 0.0                # the reference's name under the bars
+    slot = min((plot_top - y - under) / max(1, len(values)), 20.0)        # few rows stay together at the top
     bar = min(slot * 0.7, 14)
     for i, (label, value) in enumerate(zip(labels, values)):
         centre = plot_top - slot * (i + 0.5)
@@ -172,6 +177,16 @@ def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title
         text(canvas, end + PAD, baseline, fmt(value), font, LABEL_SIZE)
         text(canvas, x + label_room - PAD, baseline, str(label), font, LABEL_SIZE, "right", room=label_room - PAD)
     _baseline(canvas, zero, plot_top - slot * len(values), zero, plot_top)
+    if reference:
+        name, value = reference
+        at, bottom = zero + value * scale, plot_top - slot * len(values)
+        canvas.setStrokeColorRGB(*INK)
+        canvas.setLineWidth(0.6)
+        canvas.setDash(2, 2)
+        canvas.line(at, bottom - 1, at, plot_top)
+        canvas.setDash()
+        text(canvas, at, bottom - LABEL_SIZE - 1, f"{name}: {fmt(value)}", font, LABEL_SIZE - 0.5, "centre",
+             colour=MUTED)
 
 
 def histogram(canvas, box: Box, values: Sequence[float], bins: int | Sequence[float] = 12, title: str = "",
