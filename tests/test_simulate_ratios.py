@@ -183,7 +183,8 @@ def test_pdf_pages_at_one_and_eight_seats(players):
     words = "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
     assert pages == len(pdf) == 2
     assert ("1 player ·" in words) == (players == 1) and f"seat {players}" in words
-    assert "Set strength (every group pooled): win rate (95 % interval)" in words
-    assert "Cards: win rate when picked" in words and "Set strength: each group" in words
+    assert "Set strength (every group pooled)" in words and "Win rate, 95 % interval" in words
+    assert "Win rate when picked, 95 % interval" in words and "Set strength: each group" in words
+    assert "all: 0.125" in words if players == 8 else "all: " in words      # the pooled rate's dashed line
     assert ("Robot's match win rate as a function of robot level" in words) == (players == 1)
     assert "How often per game: picked" not in words                 # the ratio table shows it
