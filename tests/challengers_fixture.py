@@ -140,11 +140,9 @@ def fixture_data(rows: dict | None = None, **params) -> GameData:
     return GameData.from_rows(*(rows[s] for s in SHEETS), {**PARAMS, **params})
 
 
-def workbook_data(**params):
-    """GameData of sheets/challengers.xlsx with rule overrides, or None while the workbook does not exist."""
+def workbook_records():
+    """The validated records of sheets/challengers.xlsx, or None while the workbook does not exist."""
     if not WORKBOOK.exists():
         return None
-    from pipeline.games.challengers import _game_data
-    from pipeline.games.challengers.schema import RULE_PARAMETERS  # noqa: F401
-    from pipeline.validate import load_records
-    return _game_data, load_records, params
+    from pipeline.simulation import load_simulation
+    return load_simulation("challengers", str(PROJECT_ROOT), ())
