@@ -224,8 +224,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         _simulate_matchups(loaded)
     with _progress() as progress:
         result = simulation.run(loaded, progress)
-    out(f"[bold]{loaded.title}[/bold]: {games} games, seed {seed}, {loaded.players} players; "
-        f"{result.finished} finished by the rules")
+    out(f"[bold]{loaded.title}[/bold]: {games} games, seed {seed}, {loaded.players} player"
+        f"{'s' if loaded.players != 1 else ''}; {result.finished} finished by the rules")
     if result.finished:
         _show(report_of.seat_rows(result), "Win rate by seat (a shared win counts 1/k; 95 % Wilson interval)")
         _show(report_of.spread_rows(result), "Scores and game length")
@@ -259,10 +259,12 @@ def _show_ratios(loaded, result, most: int = 12) -> None:
 
     for found in ratios.computed(loaded.sim.ratios, result):
         title = found.table.title
+        counted = not found.keyed or len(found.table.ratios) == 1           # a narrow terminal: rate (CI) per cell
         if found.grouped and ratios.POOLED in found.groups:
-            rows, title = ratios.rows(found, ratios.POOLED), f"{title} (every group pooled; report.md has each)"
+            rows = ratios.rows(found, ratios.POOLED, counted, compact=True, counted_head="counted")
+            title = f"{title} (every group pooled; report.md has each)"
         else:
-            rows = ratios.rows(found)
+            rows = ratios.rows(found, counted=counted, compact=found.keyed, counted_head="counted")
         if len(rows) > most + 1:
             half = most // 2
             title = f"{title}: the first and last {half} of {len(rows) - 1} (every row in {found.table.id}.csv)"

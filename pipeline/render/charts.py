@@ -95,16 +95,19 @@ def _axis_width(fonts: FontSet, top: float, whole: bool) -> float:
 def bar_chart(canvas, box: Box, labels: Sequence[str], values: Sequence[float],
               errors: Sequence[tuple[float, float]] | None = None, title: str = "", fonts: FontSet | None = None,
               value_format: Callable[[float], str] | str = "{:.2f}", *, horizontal: bool = False,
-              whole: bool = False, top: float | None = None, reference: tuple[str, float] | None = None) -> None:
+              whole: bool = False, top: float | None = None, reference: tuple[str, float] | None = None,
+              value_labels: Sequence[str] | None = None) -> None:
     """Bars with their value printed at the end; `errors` are (low, high) whisker ends in value units
     (a confidence interval). Horizontal bars suit long labels; rows that do not fit are counted in the title.
     `whole`: the value axis ticks whole numbers (counts). Horizontal only: `top`, the value the full width
     holds (several charts of one table on one scale); `reference`, (its name, a value) drawn as a dashed
-    line across the bars with its name and value under them."""
+    line across the bars with its name and value under them; `value_labels`, the text at each bar's end
+    instead of its formatted value ("—" for a rate with nothing to measure)."""
     fmt = value_format.format if isinstance(value_format, str) else value_format
     fonts = fonts or default_fonts()
     if horizontal:
-        _horizontal_bars(canvas, box, list(labels), list(values), errors, title, fonts, fmt, top, reference)
+        _horizontal_bars(canvas, box, list(labels), list(values), errors, title, fonts, fmt, top, reference,
+                         value_labels)
         return
     x, y, w, h = box
     plot_top = _title(canvas, box, title, fonts)
@@ -146,7 +149,8 @@ def _baseline(canvas, x0: float, y0: float, x1: float, y1: float) -> None:
 
 def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title: str, fonts: FontSet,
                      fmt: Callable[[float], str], top: float | None = None,
-                     reference: tuple[str, float] | None = None) -> None:
+                     reference: tuple[str, float] | None = None, value_labels=None) -> None:
+    shown = list(value_labels) if value_labels is not None else [fmt(v) for v in values]
     x, y, w, h = box
     font = fonts.name("body")
     fits = max(1, int((h - (TITLE_SIZE + 2 * PAD if title else 0)) // (LABEL_SIZE + 2.5)))
@@ -158,7 +162,7 @@ def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title
     label_room = min(max((_width(str(s), font, LABEL_SIZE) for s in labels), default=0), w * 0.42) + PAD
     tops = [max(v, e[1]) if errors else v for v, e in zip(values, errors or [None] * len(values))]
     lowest = min(0.0, min(values, default=0), min((e[0] for e in errors or ()), default=0))
-    value_room = max((_width(fmt(v), font, LABEL_SIZE) for v in values), default=0) + 2 * PAD
+    value_room = max((_width(v, font, LABEL_SIZE) for v in shown), default=0) + 2 * PAD
     highest = max(max(tops, default=0), 0, top or 0)
     scale = (x + w - value_room - x - label_room) / ((highest - lowest) or 1.0)
     zero = x + label_room - lowest * scale            # negative values (a loss) go left of the zero line
@@ -174,7 +178,7 @@ def _horizontal_bars(canvas, box: Box, labels: list, values: list, errors, title
             end = _whisker(canvas, centre, zero + errors[i][0] * scale, zero + errors[i][1] * scale,
                            min(bar / 2, 4), vertical=False)
         baseline = centre - LABEL_SIZE * 0.35
-        text(canvas, end + PAD, baseline, fmt(value), font, LABEL_SIZE)
+        text(canvas, end + PAD, baseline, shown[i], font, LABEL_SIZE)
         text(canvas, x + label_room - PAD, baseline, str(label), font, LABEL_SIZE, "right", room=label_room - PAD)
     _baseline(canvas, zero, plot_top - slot * len(values), zero, plot_top)
     if reference:
