@@ -1,11 +1,11 @@
 """The ratio tables of a simulation (pipeline/simulate_ratios.py) as PDF panels: per key, a bar chart of the
 table's sorting rate with its 95 % intervals beside the same keys' table, in chunks of a page (every card);
-grouped keys: the pooled rates as bars and a table, then every group in one full-width table; single rates:
-one table."""
+grouped keys: the pooled rates as bars and a table, then keys by groups as a heat map; single rates: one
+table."""
 
 from __future__ import annotations
 
-from pipeline.simulate_ratios import POOLED, RatioResult, rows
+from pipeline.simulate_ratios import POOLED, RatioResult, counts, group_labels, pivot, rows, shown_rate
 
 COLUMN_ROWS = 56        # rows of a table's half-page column on an A4 page
 NOTE_SIZE = 7.0
@@ -50,10 +50,37 @@ def _grouped(r: RatioResult, fonts, charts) -> list:
     panels = [_beside(r, r.group(pooled), r.group(pooled), table, (1.6,) + (2.4, 1.4) * len(r.table.ratios), head,
                       _notes(r, fonts, charts), fonts, charts)]
     if len(r.groups) > 1:
-        every = [row for row in rows(r, compact=True, counted_head="counted") if row[0] != POOLED]
-        panels.append(_table_panel(every, fonts, charts, (3.2, 1.6) + (2.4, 1.4) * len(r.table.ratios),
-                                   f"{r.table.title}: each group", [], full=True, aligns="ll"))
+        panels.append(_heat_map(r, fonts, charts))
     return panels
+
+
+def _heat_map(r: RatioResult, fonts, charts):
+    """Keys by groups, each cell its rate and counts; coloured (orange above, blue below) only where its 95 %
+    interval clears the pooled rate, grey where it does not (most cells of a short run)."""
+    from pipeline.render import chart_pages as layout
+
+    keys, groups, cells = pivot(r)
+    labels = group_labels(groups)
+    k = _which(r)
+    pooled = [row.rates[k] for row in (r.group(POOLED) or r.rows)]
+    numerator, denominator = sum(x.numerator for x in pooled), sum(x.denominator for x in pooled)
+    centre = numerator / denominator if denominator else 0.5
+    fmt = "{:.3f}" if r.table.ratios[k].share else "{:.2f}"
+
+    def coloured(rate):
+        interval = rate.interval
+        clear = interval is not None and (interval[0] > centre or interval[1] < centre)
+        return rate.rate if clear else None
+
+    lines = [[[shown_rate(cells[key, g]), counts(cells[key, g])] if (key, g) in cells else None for g in groups]
+             for key in keys]
+    values = [[coloured(cells[key, g]) if (key, g) in cells else None for g in groups] for key in keys]
+    title = f"{r.table.title}: {_label(r, k).lower()} by group"
+    note = (f"Orange: above the rate of every group pooled ({fmt.format(centre)}), blue: below it, where the 95 % "
+            "interval clears it; grey: within the interval.")
+    return layout.Panel(40 + 30 * (len(keys) + 1), lambda c, box: charts.heat_map(
+        c, box, keys, [labels[g] for g in groups], lines, values, title, fonts, low=0.0, centre=centre,
+        high=max(1.0, centre), corner="key \\ group", note=note), True)
 
 
 def _which(r: RatioResult) -> int:

@@ -177,13 +177,55 @@ def rows(found: RatioResult, group: str | None = None, counted: bool = True, com
     return [head] + body
 
 
+def group_labels(groups: list[str]) -> dict[str, str]:
+    """Short names of a table's groups: a group named by parts joined by "+" (a selection of sets) is named by
+    the parts it lacks from every group's parts ("without stadium") when that is shorter; else by itself."""
+    parts = {g: set(g.split("+")) for g in groups if g != POOLED}
+    union = set().union(*parts.values()) if parts else set()
+    labels = {}
+    for g in groups:
+        missing = sorted(union - parts.get(g, union))
+        short = "without " + " + ".join(missing) if missing else g
+        labels[g] = short if len(short) < len(g) else g
+    return labels
+
+
+def pivot(found: RatioResult) -> tuple[list[str], list[str], dict[tuple[str, str], Rate]]:
+    """A grouped table as a matrix of its sorting ratio (or its first): (keys in the pooled group's order,
+    groups, {(key, group): rate}); a key a group never counted has no cell."""
+    k = found.table.sort if found.table.sort is not None else 0
+    groups = found.groups
+    keys = list(dict.fromkeys(row.key for group in groups for row in found.group(group)))
+    return keys, groups, {(row.key, row.group): row.rates[k] for row in found.rows}
+
+
+def pivot_rows(found: RatioResult) -> list[list[str]]:
+    """Header (key, then each group's short name), then per key "rate (numerator / denominator)" per group."""
+    keys, groups, cells = pivot(found)
+    labels = group_labels(groups)
+    return [["key"] + [labels[g] for g in groups]] + [
+        [key] + [f"{shown_rate(cells[key, g])} ({counts(cells[key, g])})" if (key, g) in cells else "—"
+                 for g in groups] for key in keys]
+
+
 def markdown_lines(found: list[RatioResult]) -> list[str]:
+    """Each table under its title and note; a grouped table: its pooled group (every column), then every
+    group side by side (its sorting rate and what it counted: the intervals are in its CSV)."""
     from pipeline.simulate_report import md_table
 
     lines = []
     for r in found:
         lines += [f"## {r.table.title}", ""] + ([r.table.note, ""] if r.table.note else [])
-        lines += md_table(rows(r))
+        if not r.grouped:
+            lines += md_table(rows(r))
+            continue
+        pooled = POOLED if POOLED in r.groups else r.groups[0]
+        lines += [f"Every group pooled:" if pooled == POOLED else f"{pooled}:", ""] + md_table(rows(r, pooled))
+        if len(r.groups) > 1:
+            names = group_labels(r.groups)
+            renamed = "; ".join(f"{names[g]}: {g}" for g in r.groups if names[g] != g)
+            lines += [f"Each group{f' ({renamed})' if renamed else ''}:", ""]
+            lines += md_table(pivot_rows(r))
     return lines
 
 

@@ -68,6 +68,23 @@ def test_rows_and_csv_print_each_rate_with_its_interval_and_counts():
     assert len(lines) == 1 + 3 + 4                                   # 3 pooled sets, 4 (selection, set) keys
 
 
+def test_groups_side_by_side_with_short_names():
+    from pipeline.simulate_ratios import group_labels, markdown_lines, pivot_rows
+
+    assert group_labels([POOLED, "castle+forest+space", "castle+forest+harbour", "forest+harbour+space"]) == {
+        POOLED: POOLED, "castle+forest+space": "without harbour", "castle+forest+harbour": "without space",
+        "forest+harbour+space": "without castle"}
+    assert group_labels([POOLED, "a+b", "a+c"]) == {POOLED: POOLED, "a+b": "a+b", "a+c": "a+c"}   # not shorter
+    found = compute(SETS, _result(GAMES))
+    assert pivot_rows(found) == [["key", POOLED, "a+b", "a+c"],
+                                 ["a", "0.500 (2 / 4)", "0.500 (1 / 2)", "0.500 (1 / 2)"],
+                                 ["b", "0.000 (0 / 1)", "0.000 (0 / 1)", "—"],
+                                 ["c", "0.500 (1 / 2)", "—", "0.500 (1 / 2)"]]
+    text = "\n".join(markdown_lines([found]))
+    assert "Every group pooled:" in text and "Each group:" in text
+    assert "| a | 0.500 (2 / 4) | 0.500 (1 / 2) | 0.500 (1 / 2) |" in text
+
+
 def test_single_ratios_shares_and_means():
     found = compute(MATCHES, _result(GAMES))
     assert not found.keyed and [row.key for row in found.rows] == [
@@ -184,7 +201,7 @@ def test_pdf_pages_at_one_and_eight_seats(players):
     assert pages == len(pdf) == 2
     assert ("1 player ·" in words) == (players == 1) and f"seat {players}" in words
     assert "Set strength (every group pooled)" in words and "Win rate, 95 % interval" in words
-    assert "Win rate when picked, 95 % interval" in words and "Set strength: each group" in words
+    assert "Win rate when picked, 95 % interval" in words and "Set strength: win rate by group" in words
     assert "all: 0.125" in words if players == 8 else "all: " in words      # the pooled rate's dashed line
     assert ("Robot's match win rate as a function of robot level" in words) == (players == 1)
     assert "How often per game: picked" not in words                 # the ratio table shows it
