@@ -74,11 +74,10 @@ CARDS = {
                ("magicien", "Magicien", "B", 3, N, [("FANS", 2, None)]), ("lion", "Lion", "B", 5, N, []),
                ("funambule", "Funambule", "B", 4, N, [("BENCH_TO_DISCARD", 2, None)]),
                ("ecuyere", "Écuyère", "C", 7, N, [("FANS", 2, None)]), ("elephant", "Éléphant", "C", 8, N, [])],
-    "robot": [("bras", "Bras", "R", 2, N, []), ("pince", "Pince", "R", 3, N, []), ("laser", "Laser", "R", 4, N, []),
+    "robot": [("bras", "Bras", "A", 2, N, []), ("pince", "Pince", "A", 3, N, []), ("laser", "Laser", "B", 4, N, []),
               ("turbo", "Turbo", "R", 5, N, []), ("blindage", "Blindage", "R", 4, "holding_flag", [("STRENGTH", 2, None)]),
               ("titan", "Titan", "SOLO", 8, N, [])],
 }
-BASE_ROBOT = {"bras", "pince", "laser"}          # the robot's deck cards; the others are its swap and solo cards
 STARTER = [("city_recrue", 2), ("city_passant", 2), ("city_vigile", 1), ("city_fanfare", 1)]
 
 # §4.2's cards: Name(strength) without effect, and the five with one
@@ -124,7 +123,7 @@ def fixture_rows() -> dict:
     robot_levels = [{"level": lv, "swaps": lv - 1, "note": None} for lv in range(1, 6)]
     solo_cards = [{"round": r, "card": "robot_titan", "copies": 1} for r in (5, 6, 7)]
     for row in cards:
-        if row["set"] == "robot" and row["level"] == "R":
+        if row["set"] == "robot" and row["level"] in ("A", "B", "R"):
             row["copies"] = 3
     return {"sets": sets, "cards": cards, "card_ops": ops,
             "starter": [{"card": c, "copies_per_player": n} for c, n in STARTER], "schedule": schedule,

@@ -101,7 +101,7 @@ class State(DraftRules, MatchRules, PhaseState):
             total = sum(self.token_pool.values())
             return [(value, n / total) for value, n in sorted(self.token_pool.items()) if n]
         if phase == ROBOT:
-            pile = self.decks[self.robot] if self.robot_out else self.r_pool
+            pile = self.robot_base() if self.robot_out else self.r_pool
             total = sum(pile.values())
             return [(ids[card], n / total) for card, n in pile.items()]
         if phase == START:

@@ -130,7 +130,7 @@ class GameData:
         data.r_cards = tuple((c.index, c.copies or 1) for c in data.cards if c.level == "R")
         data.level_mean = {}
         for level in DRAFT_LEVELS:
-            pool = [(c.strength, c.copies or 0) for c in data.cards if c.level == level]
+            pool = [(c.strength, c.copies or 0) for c in data.cards if c.level == level and c.set != data.robot_set]
             weight = sum(n for _, n in pool)
             data.level_mean[level] = sum(s * n for s, n in pool) / weight if weight else 0.0
         return data

@@ -15,6 +15,9 @@ Sides are 0 (starts: opens the flag) and 1. Rules, in order of the brief's resol
   bench bottom card first (a card without a slot loses the match); or the bench first;
 - hidden cards of a flag pile do nothing (CH-A19); effects are carried out as far as possible: milling or
   discarding from an empty deck or bench is no loss (CH-A8); only a mandatory reveal from an empty deck loses;
+- SELF_TO_DECK_BOTTOM works once per card and match (CH-A22, this edition's resolution: without it two decks of
+  such cards can pass the flag back and forth for ever): a card that comes back from under its deck is benched
+  the next time it loses the flag;
 - choices inside effects (BENCH_TO_DISCARD: which bench cards) follow §3.7: the slot with the fewest copies,
   then the lowest strength, then the oldest slot."""
 
@@ -27,7 +30,8 @@ _EMPTY = ()
 class Match:
     __slots__ = ("cards", "slots", "losing_first", "open_on_attack", "cap", "pool", "size", "bottom", "attack",
                  "attack_sum", "flag", "bench", "bench_att", "bench_def", "discard", "fans", "defender", "stage",
-                 "opp_def", "opp_open", "open_bonus", "mill", "winner", "end", "reveals", "log")
+                 "opp_def", "opp_open", "open_bonus", "mill", "winner", "end", "reveals", "log", "flag_spent",
+                 "attack_spent", "from_bottom")
 
     def __init__(self, data, deck0: dict, deck1: dict, params: dict | None = None, log: list | None = None,
                  benches: tuple = ((), ())):
@@ -42,6 +46,7 @@ class Match:
         self.fans, self.mill, self.attack_sum = [0, 0], [0, 0], 0
         self.defender, self.stage, self.opp_def, self.opp_open, self.open_bonus = 0, OPENING, 0, 0, 0
         self.winner, self.end, self.reveals, self.log = None, None, 0, log
+        self.flag_spent, self.attack_spent, self.from_bottom = [False, False], False, False
         for side, cards in enumerate(benches):
             for card in cards:
                 self._bench_card(side, card)
@@ -99,8 +104,10 @@ class Match:
             else:
                 pool[card] = n - 1
             self.size[side] -= 1
+            self.from_bottom = False
         elif self.bottom[side] and self.bottom[side][0] == card:
             self.bottom[side].pop(0)
+            self.from_bottom = True
         else:
             raise ValueError(f"{card!r} is not the next card of side {side}'s deck")
 
@@ -121,6 +128,7 @@ class Match:
         other = 1 - side
         if self.stage == OPENING:
             self.flag[side].append(card)
+            self.flag_spent[side] = self.from_bottom
             self.opp_open = c.opp_attack - c.opp_opening_extra
             if self.open_on_attack:
                 self.open_bonus, self.opp_open = c.opening_extra, c.opp_attack
@@ -129,6 +137,7 @@ class Match:
             self.stage = ATTACK
             return
         self.attack.append(card)
+        self.attack_spent = self.from_bottom
         self.attack_sum += c.attack
         self.opp_def += c.opp_attack
         self._effects(side, c)
@@ -178,12 +187,15 @@ class Match:
             self._losing(d, top, _EMPTY)
         self.flag[d] = []
         self.flag[a], self.attack = self.attack, []
+        self.flag_spent[a] = self.attack_spent
         self.defender, self.attack_sum, self.opp_def, self.opp_open, self.open_bonus = a, 0, 0, 0, 0
         self._note("flag", a, self.flag[a][-1], defence=self.defence())
 
     def _losing(self, d: int, top, pile) -> None:
         for op, n in top.on_losing:
             if op == "SELF_TO_DECK_BOTTOM":
+                if self.flag_spent[d]:
+                    continue                        # once per card and match (CH-A22): it stays to be benched
                 if pile and pile[-1] == top.index:
                     pile.pop()
                 else:
@@ -194,8 +206,9 @@ class Match:
                 self._op(d, top, op, n)
 
     def _bench_pile(self, d: int, pile: list) -> bool:
-        for card in pile:
+        for i, card in enumerate(pile):
             if not self._bench_card(d, card):
+                self.flag[d] = pile[i:]             # what found no slot stays in the flag pile
                 self._lose(d, "bench_full")
                 return False
         self._note("bench", d, None, cards=list(pile))
@@ -265,6 +278,7 @@ class Match:
         other.discard, other.attack = [list(d) for d in self.discard], list(self.attack)
         other.bench = [{k: list(v) for k, v in b.items()} for b in self.bench]
         other.bench_att, other.bench_def = list(self.bench_att), list(self.bench_def)
+        other.flag_spent = list(self.flag_spent)
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -273,7 +287,7 @@ class Match:
                 tuple(self.attack), tuple(map(tuple, self.flag)),
                 tuple(tuple(sorted((k, tuple(v)) for k, v in b.items())) for b in self.bench),
                 tuple(map(tuple, self.discard)), tuple(self.fans), tuple(self.mill), self.defender, self.stage,
-                self.winner, self.reveals)
+                self.winner, self.reveals, tuple(self.flag_spent), self.attack_spent)
 
     def __str__(self) -> str:
         ids = lambda cards: [self.cards[c].id for c in cards]       # noqa: E731

@@ -45,15 +45,21 @@ class MatchRules:
         self.r_pool, self.robot_out = dict(data.r_cards), True
         self._robot_next()
 
+    def robot_base(self) -> dict[int, int]:
+        """The robot's cards a level swap may take out: its base cards (not R cards already in, not SOLO ones)."""
+        cards = self.data.cards
+        return {card: n for card, n in self.decks[self.robot].items() if cards[card].level not in ("R", "SOLO")}
+
     def _robot_next(self) -> None:
-        if self.swaps_left > 0 and self.deck_size[self.robot] and self.r_pool:
+        if self.swaps_left > 0 and self.r_pool and self.robot_base():
             self.phase = ROBOT
         else:
             self._start_matches()
 
     def _robot_swap(self, card: int) -> None:
-        pile = self.decks[self.robot] if self.robot_out else self.r_pool
+        pile = self.robot_base() if self.robot_out else self.r_pool
         n = pile.get(card, 0) if type(card) is int else 0
+        pile = self.decks[self.robot] if self.robot_out else self.r_pool
         if not n:
             raise ValueError(f"{card!r} is not a card the robot can {'lose' if self.robot_out else 'gain'}")
         if n == 1:
