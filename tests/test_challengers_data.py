@@ -530,3 +530,18 @@ def test_shipped_workbook_has_the_designer_comforts():
         lists = {str(dv.sqref)[0] for dv in ws.data_validations.dataValidation if dv.type == "list"}
         enums = {c.column_letter for c, col in zip(ws[1], spec.columns) if col.type in ("enum", "bool")}
         assert enums <= lists, spec.name
+
+
+def test_a_card_column_only_where_no_template_reads_the_rows(project, records):
+    """card_ops, starter, robot_decks and solo_cards name their card in a column `card` (SheetSpec.on_faces=False:
+    no template reads their rows); on the cards sheet, whose rows are card faces, `card` stays reserved."""
+    from pipeline.games.challengers import schema
+
+    assert [s.name for s in (schema.CARD_OPS, schema.STARTER, schema.ROBOT_DECKS, schema.SOLO_CARDS)
+            if not s.on_faces and "card" in {c.name for c in s.columns}] == [
+        "card_ops", "starter", "robot_decks", "solo_cards"]
+    assert schema.CARDS.on_faces and schema.SETS.on_faces
+    assert damaged(project, ("cards", "J1", "card")) == [
+        f"{sheet('cards')} › J1 (card): column name 'card' is reserved for the templates (card.index, card.copy…); "
+        "rename the column [structure]",
+        f"{sheet('cards')} › J1 (card): unknown column 'card' is ignored (did you mean 'rarity'?) [structure]"]
