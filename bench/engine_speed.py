@@ -1,6 +1,6 @@
 """Rules-engine speed, for any registered game: K seeded complete games played by bots, driver loop included.
 
-    .venv/bin/python bench/engine_speed.py --game buildit|allstar|nba|fightball [--games 500] [--players P]
+    .venv/bin/python bench/engine_speed.py --game buildit|allstar|nba|fightball|challengers [--games 500] [--players P]
                                            [--bots heuristic] [--seed 0] [--rule name=value …]
                                            [--min-rate 0] [--all]
 
@@ -34,6 +34,8 @@ ALL = {
             (2, (("end_rule", "market_empty_literal"),))],
     "fightball": [(2, ()), (2, (("tie_rule", "overtime"),)), (2, (("speed_north", "70"),)),
                   (2, (("team_north", "forges"), ("team_south", "mirages")))],
+    "challengers": [(4, ())] + [(n, ()) for n in (1, 2, 3, 5, 6, 7, 8)] + [(4, (("capture_order", "bench_first"),)),
+                                                                         (1, (("robot_level", "5"),))],
 }
 
 
@@ -64,8 +66,8 @@ def main() -> int:
     args = parser.parse_args()
     rules = tuple(tuple(item.split("=", 1)) for item in args.rule)
     names = args.bots.split(",")
-    if args.game == "allstar" and names == ["heuristic"]:
-        names = ["draft"]                                  # All-Star's bots are drafters
+    if args.game in ("allstar", "challengers") and names == ["heuristic"]:
+        names = ["draft" if args.game == "allstar" else "drafter"]     # their heuristic bots are drafters
     runs = ALL[args.game] if args.all else [(args.players, rules)]
     first = None
     for players, overrides in runs:
