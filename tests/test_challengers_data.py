@@ -362,8 +362,8 @@ def test_strength_caps(project, records):
         "S ≤ 3; CH-T2) [cap]",
         f"{where(satellite, 'strength')}: space_satellite: strength 4 is above level A's cap 3 (A ≤ 3, B ≤ 5, "
         "C ≤ 10, S ≤ 3; CH-T2) [cap]",
-        f"{where(baronne, 'strength')}: castle_baronne: strength 6 is above level B's cap 5 (A ≤ 3, B ≤ 5, C ≤ 10, "
-        "S ≤ 3; CH-T2) [cap]",
+        f"{where(baronne, 'strength')}: castle_baronne: strength 6 is above level B's cap 5 (A ≤ 3, B ≤ 5, "
+        "C ≤ 10, S ≤ 3; CH-T2) [cap]",
     ]
     fusee = find(records, "cards", "id", "space_fusee")
     assert damaged(project, ("cards", cell(fusee, "strength"), 11)) == [
@@ -452,8 +452,8 @@ def test_robot_decks_and_levels(project, records, tmp_path):
     ressort = find(records, "robot_decks", "card", "robot_ressort", round=2)
     assert damaged(project, ("robot_levels", cell(three, "swaps"), 0), ("cards", cell(laser, "copies"), 1),
                    ("components", cell(manifest, "count"), 30), ("robot_decks", cell(ressort, "copies"), 1)) == [
-        f"{where(find(records, 'robot_decks', 'round', 2), 'round')}: the robot's round 2 deck (total strength 12) is weaker than round 1's (15) "
-        "[robot]",
+        f"{where(find(records, 'robot_decks', 'round', 2), 'round')}: the robot's round 2 deck (total strength "
+        "12) is weaker than round 1's (15) [robot]",
         f"{where(three, 'swaps')}: level 3 swaps 0 cards, fewer than a lower level (1) [robot]",
         f"{where(five, 'swaps')}: level 5 swaps 4 cards for R cards, but the robot's set prints 3 R cards [robot]",
     ]

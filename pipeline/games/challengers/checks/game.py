@@ -13,11 +13,11 @@ from pipeline.errors import Report
 from pipeline.games.base import Records
 from pipeline.games.challengers.checks.common import (PILE_PER_PLAYER, city_sets, drafted_sets, param_ref, params,
                                                        robot_sets, sheet_ref)
-from pipeline.games.challengers.engine.data import DRAFT_LEVELS, LEVEL_CAPS, NORMAL_COPIES
+from pipeline.games.challengers.engine.data import DRAFT_LEVELS, LEVEL_CAPS, NORMAL_COPIES, PARAMETERS
 from pipeline.schema import Record, _suggest
 
 FIRST_TROPHIES, LAST_TROPHIES = {2, 3}, {9, 10}       # CH-T5: the seed's round 1 and round 7 values
-ROBOT_LEVEL_RANGE = range(1, 6)
+ROBOT_LEVEL_RANGE = range(PARAMETERS["robot_level"][1], PARAMETERS["robot_level"][2] + 1)    # 1–5
 
 
 def check_rules(records: Records, report: Report) -> None:
@@ -43,8 +43,7 @@ def _caps(records: Records, report: Report) -> None:
         cap = LEVEL_CAPS.get(card["level"])
         if cap is not None and card["strength"] is not None and card["strength"] > cap:
             report.error(card.at("strength"), f"{card['id']}: strength {card['strength']} is above level "
-                                              f"{card['level']}'s cap {cap} (A ≤ 3, B ≤ 5, C ≤ 10, S ≤ 3; CH-T2)",
-                         "cap")
+                         f"{card['level']}'s cap {cap} (A ≤ 3, B ≤ 5, C ≤ 10, S ≤ 3; CH-T2)", "cap")
 
 
 def _sets(records: Records, p: dict, report: Report) -> None:
