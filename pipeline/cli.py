@@ -260,9 +260,11 @@ def _show_ratios(loaded, result, most: int = 12) -> None:
     for found in ratios.computed(loaded.sim.ratios, result):
         title = found.table.title
         counted = not found.keyed or len(found.table.ratios) == 1           # a narrow terminal: rate (CI) per cell
-        if found.grouped and ratios.POOLED in found.groups:
-            rows = ratios.rows(found, ratios.POOLED, counted, compact=True, counted_head="counted")
-            title = f"{title} (every group pooled; report.md has each)"
+        if found.grouped and (ratios.POOLED in found.groups or len(found.groups) == 1):
+            pooled = ratios.POOLED in found.groups
+            rows = ratios.rows(found, ratios.POOLED if pooled else found.groups[0], counted, compact=True,
+                               counted_head="counted")
+            title += " (every group pooled; report.md has each)" if pooled else f" ({found.groups[0]})"
         else:
             rows = ratios.rows(found, counted=counted, compact=found.keyed, counted_head="counted")
         if len(rows) > most + 1:

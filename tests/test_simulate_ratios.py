@@ -205,3 +205,34 @@ def test_pdf_pages_at_one_and_eight_seats(players):
     assert "all: 0.125" in words if players == 8 else "all: " in words      # the pooled rate's dashed line
     assert ("Robot's match win rate as a function of robot level" in words) == (players == 1)
     assert "How often per game: picked" not in words                 # the ratio table shows it
+
+
+# --- Challengers: what its SIMULATION declares, on its workbook and engine -------------------------------------
+
+@pytest.mark.parametrize("players", [1, 8])
+def test_challengers_reports_its_ratio_tables_and_the_robot_sweep_at_one_player(players):
+    from pipeline import PROJECT_ROOT
+    from pipeline.errors import Report
+    from pipeline.simulation import Request, load, run, sweeps
+
+    loaded = load(Request("challengers", PROJECT_ROOT, games=12, players=players), Report())
+    result = run(loaded)
+    assert result.finished >= 10
+    found = {r.table.id: r for r in computed(loaded.sim.ratios, result)}
+    assert set(found) == {"set_strength", "cards", "matches"}
+    sets = found["set_strength"]
+    assert sets.grouped and all(len(g.split("+")) == 5 for g in sets.groups if g != POOLED)
+    led = sum(row.rates[0].denominator for row in sets.rows if row.group != POOLED)
+    assert 0 < led <= players * result.finished                    # at most one most-drafted set per player
+    cards = found["cards"]
+    assert all(0 <= (row.rates[0].rate or 0) <= 1 for row in cards.rows) and len(cards.rows) > 30
+    matches = {row.key: row.rates[0] for row in found["matches"].rows}
+    assert matches["reveals per match"].rate > 1
+    ends = matches["lost on an empty deck"].numerator + matches["lost on a full bench"].numerator
+    assert ends <= matches["lost on a full bench"].denominator     # a match ends one way (or at the cap)
+    assert ("robot's match win rate" in matches) == (players == 1)
+    swept = sweeps(loaded, result)
+    assert [s.label for s, _ in swept] == (["robot level"] if players == 1 else [])
+    if swept:
+        (_, points), = swept
+        assert [setting for setting, _ in points] == [(1,), (2,), (3,), (4,), (5,)]
