@@ -227,3 +227,61 @@ def test_trophy_values_are_secret_in_three_to_eight_player_games_until_the_end()
     assert state.visible_trophies(holder, holder) == state.trophies[holder]
     duo = _play(DATA, 2, "drafter", 0)
     assert duo.visible_trophies(0, 1) == duo.trophies[1]
+
+
+# --- rule parameters ----------------------------------------------------------------------------------------
+
+def test_fans_count_trophy_values_or_one_per_trophy():
+    from pipeline.games.challengers.engine.scoring import fans
+    assert fans([(1, 3), (7, 10)], 2) == 15 and fans([(1, 3), (7, 10)], 2, "count") == 4
+    state = _play(fixture_data(fans_from_trophies="count"), 2, "drafter", 4)
+    assert state.outcome()["scores"] == [len(state.trophies[s]) + state.tokens[s] for s in range(2)]
+
+
+@pytest.mark.parametrize("rule, reason, phase", [("draw", "draw", "over"), ("random", None, "tie")])
+def test_a_two_player_tie_after_round_seven_is_a_draw_or_chance(rule, reason, phase):
+    state = new_game(fixture_data(duo_tie_rule=rule, sets="castle,circus,forest,harbour,space"), 2)
+    state.round, state.trophies, state.tokens = 7, [[(3, 5)], [(2, 5)]], [1, 1]
+    state._round_over()
+    assert state.phase == phase and state.end_reason == reason
+    if rule == "draw":
+        assert state.returns() == [0.5, 0.5]
+    else:
+        assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+        state.apply_action(1)
+        assert state.returns() == [0.0, 1.0] and state.end_reason == "rounds"
+
+
+def test_the_solo_challenge_adds_the_robots_solo_cards():
+    data = fixture_data(solo_challenge=True, robot_level=1, sets="castle,circus,forest,harbour,space")
+    state = new_game(data, 1)
+    state.round = 5
+    state._build_robot()
+    assert data.index["robot_titan"] in state.decks[state.robot] and state.deck_size[state.robot] == 3 + 3 + 3 + 1
+    state = new_game(fixture_data(robot_level=1, sets="castle,circus,forest,harbour,space"), 1)
+    state.round = 5
+    state._build_robot()
+    assert data.index["robot_titan"] not in state.decks[state.robot]
+
+
+def test_listed_sets_must_be_sets_per_game_known_ids():
+    with pytest.raises(ValueError, match="sets"):
+        new_game(fixture_data(sets="castle,circus,forest,harbour"), 2)
+    with pytest.raises(ValueError, match="sets"):
+        new_game(fixture_data(sets="castle,circus,forest,harbour,city"), 2)
+    assert new_game(fixture_data(sets="space,circus,forest,harbour,castle"), 2).chosen == (
+        "castle", "circus", "forest", "harbour", "space")
+
+
+def test_the_drafter_removes_weak_starters_from_round_four_never_below_eight_cards():
+    state = new_game(fixture_data(sets="castle,circus,forest,harbour,space"), 2)
+    bot, index = BOTS["drafter"](0), state.data.index
+    state.phase, state.seat, state.round = "remove", 0, 4
+    state.decks[0] = {index["city_recrue"]: 2, index["city_fanfare"]: 1, index["castle_roi"]: 6}
+    state.deck_size[0] = 9
+    assert bot.choose(state, random.Random(0)) == ("remove", "city_recrue")
+    state.decks[0][index["city_recrue"]] = 1
+    state.deck_size[0] = 8
+    assert bot.choose(state, random.Random(0)) == ("done",)
+    state.round, state.deck_size[0] = 3, 12
+    assert bot.choose(state, random.Random(0)) == ("done",)
