@@ -29,8 +29,9 @@ from itertools import combinations
 
 from pipeline.games.challengers.engine.cards import Card, GameData
 from pipeline.games.challengers.engine.draft import HAND, OPTION, PICK, REMOVE, DraftRules
-from pipeline.games.challengers.engine.match import Match, tell_match
+from pipeline.games.challengers.engine.match import Match
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
+from pipeline.games.challengers.engine.tell import tell_match
 from pipeline.games.challengers.engine.tournament import MATCH, ROBOT, START, TIE, TROPHY, MatchRules
 from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
 
