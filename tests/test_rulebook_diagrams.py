@@ -1,6 +1,7 @@
 """Spatial rules are drawn, not written (issue 20): every board example and Contract plan of Build It, NBA's
-boards, river and attack, All-Star's Station de Bus and buses, Fightball's field are figures generated from the data, drawn in the
-built rulebooks at print size (no word under 6 pt), and no text grid is left in the books."""
+boards, river and attack, All-Star's Station de Bus and buses, Fightball's field, Challengers' benches are
+figures generated from the data, drawn in the built rulebooks at print size (no word under 6 pt), and no text
+grid is left in the books."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes
     "nba": ("court-plan", "markets-plan", "court-setup", "attack", "track-full", "track-hole"),
     "allstar": ("station-match", "buses-round", "fanzone-lap"),
     "fightball": ("field-plan",),          # its piles of cards are stack figures (tests/test_fightball_rulebook.py)
+    "challengers": ("bench-end-",),        # the told match's piles are stack figures (tests/test_challengers_rulebook.py)
 }
 
 

@@ -20,7 +20,7 @@ from tests.rulebooks import write_book
 
 pytestmark = pytest.mark.slow      # six whole books; tests/test_rulebook.py checks the same rules on a small one
 
-GAMES = ("buildit", "allstar", "nba", "fightball")
+GAMES = ("buildit", "allstar", "nba", "fightball", "challengers")
 OLD_PAGES = {"buildit": 33, "allstar": 19, "nba": 32}       # one column, a page per chapter (main bf57372)
 MAX_LINE = 80               # characters on one line of a column
 MIN_FILL = 0.25             # of a page's two columns, for every page but the last

@@ -15,7 +15,7 @@ BAND = 17.5                 # mm of a card under the next one: its top band (nam
 TOP = 17.5                  # mm of the last card revealed: its band too (the told match is about strengths);
                             # the comparison is the chapter's caption: a short pile keeps its print size
 LABEL = 21.0                # mm: the labels' column beside the cards
-SLOT_W, SLOT_H, GAP, TITLE = 27.0, 14.0, 2.5, 7.0
+SLOT_W, SLOT_H, GAP, TITLE = 26.0, 14.0, 2.5, 7.0
 
 
 def _label(reveal: dict, first: bool) -> str:

@@ -34,7 +34,7 @@ def explain(op: str, n, scope: str | None) -> str:
     if op == "STRENGTH":
         if scope:
             return f"chaque exemplaire posé sur votre banc ajoute {n} {SCOPE_WORDS[scope]}"
-        return f"{'+' if n >= 0 else '−'}{abs(n)} à la force de la carte"
+        return f"{'+' if n >= 0 else '−'}{abs(n)} à sa force"
     if op == "OPP_STRENGTH":
         return f"{'+' if n >= 0 else '−'}{abs(n)} au total de l'adversaire"
     if op == "FANS":
@@ -61,9 +61,9 @@ def card_ops(records: Records) -> dict[str, list[dict]]:
 
 
 def explained(card: dict, ops: list[dict]) -> str:
-    """A card's operations as one French sentence, capitalised, with a full stop."""
+    """A card's operations as one French clause with a full stop (it follows a colon in the chapter)."""
     text = " ; ".join(explain(o["op"], o["n"], o["scope"]) for o in ops)
-    return (text[:1].upper() + text[1:] + ".") if text else ""
+    return text + "." if text else ""
 
 
 def _pick(cards: list[dict], ops: dict, keyword: str) -> dict | None:
