@@ -2,8 +2,8 @@
 total over a denominator's over the games that ended by the rules, with a 95 % Wilson interval when it is a
 share. Per key of two counter tables (a card's pick rate: picked / offered), grouped by the part of the key
 before "|" with the groups pooled as "all" (a set's win rate per selection of sets), or one rate of two
-counters (the robot's match win rate: robot:won / robot:matches). Rows for the Markdown, the PDF (panels in
-simulate_pdf.py) and a CSV per table; a sweep's y reads the same single rates.
+counters (the robot's match win rate: robot:won / robot:matches). Rows for the Markdown (simulate_report.py),
+the PDF (simulate_ratio_pages.py) and a CSV per table; a sweep's y reads the same single rates.
 
 Pure computation and text; pipeline/simulate_stats.py's totals are the input.
 """
@@ -144,9 +144,11 @@ def shown_interval(rate: Rate) -> str:
 
 
 def counts(rate: Rate) -> str:
-    from pipeline.simulate_report import num
+    return f"{_count(rate.numerator)} / {_count(rate.denominator)}"
 
-    return f"{num(rate.numerator)} / {num(rate.denominator)}"
+
+def _count(value: float) -> str:
+    return f"{int(value)}" if float(value).is_integer() else f"{value:.2f}"
 
 
 def rows(found: RatioResult, group: str | None = None, counted: bool = True, compact: bool = False,
@@ -206,27 +208,6 @@ def pivot_rows(found: RatioResult) -> list[list[str]]:
     return [["key"] + [labels[g] for g in groups]] + [
         [key] + [f"{shown_rate(cells[key, g])} ({counts(cells[key, g])})" if (key, g) in cells else "—"
                  for g in groups] for key in keys]
-
-
-def markdown_lines(found: list[RatioResult]) -> list[str]:
-    """Each table under its title and note; a grouped table: its pooled group (every column), then every
-    group side by side (its sorting rate and what it counted: the intervals are in its CSV)."""
-    from pipeline.simulate_report import md_table
-
-    lines = []
-    for r in found:
-        lines += [f"## {r.table.title}", ""] + ([r.table.note, ""] if r.table.note else [])
-        if not r.grouped:
-            lines += md_table(rows(r))
-            continue
-        pooled = POOLED if POOLED in r.groups else r.groups[0]
-        lines += [f"Every group pooled:" if pooled == POOLED else f"{pooled}:", ""] + md_table(rows(r, pooled))
-        if len(r.groups) > 1:
-            names = group_labels(r.groups)
-            renamed = "; ".join(f"{names[g]}: {g}" for g in r.groups if names[g] != g)
-            lines += [f"Each group{f' ({renamed})' if renamed else ''}:", ""]
-            lines += md_table(pivot_rows(r))
-    return lines
 
 
 def csv_text(found: RatioResult) -> str:

@@ -182,12 +182,33 @@ def frequency_lines(result: SimulationResult, paired=(), skip=frozenset()) -> li
     return lines
 
 
+def ratio_lines(found) -> list[str]:
+    """The ratio tables (pipeline/simulate_ratios.py) under their titles and notes; a grouped table: its
+    pooled group (every column), then every group side by side (its sorting rate and what it counted: the
+    intervals are in its CSV)."""
+    from pipeline.simulate_ratios import POOLED, group_labels, pivot_rows, rows
+
+    lines = []
+    for r in found:
+        lines += [f"## {r.table.title}", ""] + ([r.table.note, ""] if r.table.note else [])
+        if not r.grouped:
+            lines += md_table(rows(r))
+            continue
+        pooled = POOLED if POOLED in r.groups else r.groups[0]
+        lines += ["Every group pooled:" if pooled == POOLED else f"{pooled}:", ""] + md_table(rows(r, pooled))
+        if len(r.groups) > 1:
+            names = group_labels(r.groups)
+            renamed = "; ".join(f"{names[g]}: {g}" for g in r.groups if names[g] != g)
+            lines += [f"Each group{f' ({renamed})' if renamed else ''}:", ""] + md_table(pivot_rows(r))
+    return lines
+
+
 def markdown(result: SimulationResult, title: str, game: str | None = None, readings=(), *, sweeps=(),
              paired=(), names: list[str] | None = None, rules=(), ratios=()) -> str:
     """`sweeps`: (Sweep, [(setting, result)]) pairs; `paired`: (first, second) frequency tables shown side by
     side; `names`: who sits at each seat (sides), for the sweep's columns; `rules`: the run's overrides, for
     the replay commands; `ratios`: the game's RatioTables (pipeline/simulate_ratios.py)."""
-    from pipeline.simulate_ratios import computed, keyed_tables, markdown_lines
+    from pipeline.simulate_ratios import computed, keyed_tables
 
     table, found = md_table, computed(ratios, result)
     lines = [f"# {title} — simulation report", "", "## Settings", ""] + table(settings_rows(result, names))
@@ -200,7 +221,7 @@ def markdown(result: SimulationResult, title: str, game: str | None = None, read
         lines += ["## Nominal vs simulated", "", "Nominal: expected from the data alone; simulated: what the "
                   "bots' games realised (a name `a/b` is the ratio of counters a and b over all games).", ""]
         lines += table(nominal_rows(result))
-    lines += markdown_lines(found)
+    lines += ratio_lines(found)
     lines += frequency_lines(result, paired, keyed_tables(found))
     if readings:
         lines += ["## Readings of the rulebook: how often the other one changes the winner", "",

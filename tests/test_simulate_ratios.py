@@ -69,7 +69,8 @@ def test_rows_and_csv_print_each_rate_with_its_interval_and_counts():
 
 
 def test_groups_side_by_side_with_short_names():
-    from pipeline.simulate_ratios import group_labels, markdown_lines, pivot_rows
+    from pipeline.simulate_ratios import group_labels, pivot_rows
+    from pipeline.simulate_report import ratio_lines
 
     assert group_labels([POOLED, "castle+forest+space", "castle+forest+harbour", "forest+harbour+space"]) == {
         POOLED: POOLED, "castle+forest+space": "without harbour", "castle+forest+harbour": "without space",
@@ -80,7 +81,7 @@ def test_groups_side_by_side_with_short_names():
                                  ["a", "0.500 (2 / 4)", "0.500 (1 / 2)", "0.500 (1 / 2)"],
                                  ["b", "0.000 (0 / 1)", "0.000 (0 / 1)", "—"],
                                  ["c", "0.500 (1 / 2)", "—", "0.500 (1 / 2)"]]
-    text = "\n".join(markdown_lines([found]))
+    text = "\n".join(ratio_lines([found]))
     assert "Every group pooled:" in text and "Each group:" in text
     assert "| a | 0.500 (2 / 4) | 0.500 (1 / 2) | 0.500 (1 / 2) |" in text
 
