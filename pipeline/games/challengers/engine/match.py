@@ -3,7 +3,8 @@
 The match never draws a card itself: `pending()` names the side whose deck must give its top card (a reveal,
 or a card an opponent's MILL_OPPONENT sends to the discard), `outcomes(side)` lists what it can be (the
 shuffled part of the deck, uniform; then the cards put under it, in order) and `feed(card)` plays it. The game
-turns that into chance nodes; `tell_match` feeds decks given top first and returns what happened, card by card.
+turns that into chance nodes; `tell_match` (engine/tell.py) feeds decks given top first and returns what happened,
+card by card.
 
 Sides are 0 (starts: opens the flag) and 1. Rules, in order of the brief's resolutions:
 - opening: the starter reveals one card and defends with it; its no-keyword effects work, its On attack ones
