@@ -152,7 +152,7 @@ class DraftRules:
     # --- legal actions ------------------------------------------------------------------------------------
 
     def _may_redraw(self) -> bool:
-        return self.redraws_left > 0 and bool(self.hand) and self.pile_size[self.level] + len(self.hand) > 0 and \
+        return self.redraws_left > 0 and bool(self.hand) and self.pile_size[self.level] > 0 and \
             (self.picked_this_round == 0 or self.prm["redraw_after_first_pick"])
 
     def _may_remove(self) -> bool:
