@@ -237,3 +237,29 @@ def test_challengers_reports_its_ratio_tables_and_the_robot_sweep_at_one_player(
     if swept:
         (_, points), = swept
         assert [setting for setting, _ in points] == [(1,), (2,), (3,), (4,), (5,)]
+
+
+# --- the bars beside a ratio table ----------------------------------------------------------------------------
+
+def test_bars_share_a_scale_draw_the_reference_and_print_a_dash_for_nothing_measured():
+    from tests.test_simulate import _drawn, _words_at
+    from pipeline.render import charts
+
+    fonts = default_fonts()
+
+    def draw(canvas):
+        for y, values in ((600, [0.5, 0.25]), (400, [0.5, 0.0])):        # two chunks of one table, top 1.0
+            charts.bar_chart(canvas, (40, y, 250, 60), ["a", "b"], values, [(v, v) for v in values], "", fonts,
+                             "{:.3f}", horizontal=True, top=1.0, reference=("all", 0.4),
+                             value_labels=[f"{values[0]:.3f}", "—" if y == 400 else "0.250"])
+    page = _drawn(draw)
+    bars = sorted((r for r in page.rects if r["height"] > 3 and r["width"] > 1), key=lambda r: (r["top"], r["x0"]))
+    assert len(bars) == 3                                                # the 0.0 bar draws nothing
+    assert bars[0]["width"] == pytest.approx(bars[2]["width"]) == pytest.approx(2 * bars[1]["width"])
+    assert len(_words_at(page, "—")) == 1 and len(_words_at(page, "0.500")) == 2
+    refs = [w for w in page.extract_words() if w["text"] == "0.400"]
+    assert len(refs) == 2 and refs[0]["x0"] == pytest.approx(refs[1]["x0"])
+    zero, scale = bars[0]["x0"], bars[0]["width"] / 0.5                # the dashed line at 0.4 on both
+    dashed = sorted(round(line["x0"], 2) for line in page.lines
+                    if line["x0"] == pytest.approx(line["x1"]) and line["x0"] > zero + 1 and line["height"] > 20)
+    assert dashed == [pytest.approx(zero + 0.4 * scale, abs=0.01)] * 2
