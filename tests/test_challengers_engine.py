@@ -212,7 +212,8 @@ def test_the_robot_swaps_level_minus_one_cards_for_r_cards():
         bots = [BOTS["drafter"](s) for s in range(3)]
         while state.phase not in ("start", "match"):
             seat = state.current_player()
-            state.apply_action(sample(state.chance_outcomes(), rng) if seat == CHANCE else bots[seat].choose(state, rng))
+            state.apply_action(sample(state.chance_outcomes(), rng) if seat == CHANCE
+                               else bots[seat].choose(state, rng))
         robot = state.decks[state.robot]
         r_cards = sum(n for c, n in robot.items() if data.cards[c].level == "R")
         assert r_cards == level - 1 and sum(robot.values()) == 6          # round 1: 3 Bras, 2 Pinces, 1 Laser

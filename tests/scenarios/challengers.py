@@ -68,7 +68,8 @@ def observe(state, key: str, expected):
     simple = {
         "phase": lambda: state.phase, "player": state.current_player, "round": lambda: state.round,
         "hand": lambda: ids(state.hand), "picks_left": lambda: state.picks_left, "level": lambda: state.level,
-        "redraws_left": lambda: state.redraws_left, "deck_size": lambda: state.deck_size, "tokens": lambda: state.tokens,
+        "redraws_left": lambda: state.redraws_left, "deck_size": lambda: state.deck_size,
+        "tokens": lambda: state.tokens,
         "trophies": lambda: [[list(t) for t in ts] for ts in state.trophies], "robot": lambda: state.robot,
         "trophy_counts": lambda: [len(ts) for ts in state.trophies], "terminal": state.is_terminal,
         "returns": state.returns, "end_reason": lambda: state.end_reason, "chosen": lambda: list(state.chosen),

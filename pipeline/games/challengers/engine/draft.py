@@ -83,7 +83,8 @@ class DraftRules:
     def _option(self, seat: int, action: tuple) -> None:
         k = action[1] if len(action) == 2 else None
         if type(k) is not int or not 0 <= k < len(self.data.schedule[self.round]):
-            raise ValueError(f"{action!r}: round {self.round} offers options 0..{len(self.data.schedule[self.round]) - 1}")
+            last = len(self.data.schedule[self.round]) - 1
+            raise ValueError(f"{action!r}: round {self.round} offers options 0..{last}")
         self._take_option(k)
 
     def _pick(self, seat: int, action: tuple) -> None:

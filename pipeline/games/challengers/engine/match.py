@@ -284,7 +284,8 @@ class Match:
         return other
 
     def frozen(self) -> tuple:
-        return (tuple(sorted(self.pool[0].items())), tuple(sorted(self.pool[1].items())), tuple(map(tuple, self.bottom)),
+        return (tuple(sorted(self.pool[0].items())), tuple(sorted(self.pool[1].items())),
+                tuple(map(tuple, self.bottom)),
                 tuple(self.attack), tuple(map(tuple, self.flag)),
                 tuple(tuple(sorted((k, tuple(v)) for k, v in b.items())) for b in self.bench),
                 tuple(map(tuple, self.discard)), tuple(self.fans), tuple(self.mill), self.defender, self.stage,
