@@ -5,7 +5,7 @@ and the drawn figures (figures.py: the told match's piles and benches)."""
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, Records, RulebookSpec
+from pipeline.games.base import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.challengers.rulebook import material
 from pipeline.games.challengers.rulebook.figures import match_figures
 from pipeline.games.challengers.rulebook.keywords import timings
@@ -59,15 +59,21 @@ def rulebook_context(records: Records, rules: dict, figure_names: set[str] | fro
 
 
 def rulebook_figures(parts: list) -> dict[str, FaceSpec]:
-    """card-<id> (the first copy of every card) and back-<deck id> for every deck of cards or tokens."""
+    """card-<name> for the first copy of every card or token (card-city_recrue, card-trophies-r7, card-flag,
+    card-fan1), back-<name> for every distinct back (back-A, back-robot-R, back-trophies-r7-public), and a
+    page's first face under the page's id (bench, track, pairing, aid, robotaid)."""
     figures: dict[str, FaceSpec] = {}
     for part in parts:
+        if isinstance(part, PageSpec):
+            figures.setdefault(part.id, part.faces[0])
+            continue
         if not isinstance(part, CardDeck):
             continue
         for index, face in enumerate(part.fronts):
             figures.setdefault(f"card-{face.name.rsplit('-', 1)[0] if '-' in face.name else face.name}", face)
             if part.backs:
-                figures.setdefault(f"back-{part.id}", part.backs[index])
+                back = part.backs[index]
+                figures.setdefault(back.name if back.name.startswith("back-") else f"back-{back.name}", back)
     return figures
 
 
