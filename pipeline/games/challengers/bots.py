@@ -4,7 +4,10 @@ CH-A20: they are read through state.visible_trophies, and the drafter does not n
 only from the rng it is given. Choices inside a match's effects are the engine's (engine/match.py, §3.7).
 
 - drafter: the option with the higher level; keeps the strongest cards, a From the bench card whose name it
-  already owns counting as stronger (its bonus is multiplied on the bench); redraws when the best card of the
+  already owns counting as stronger (its bonus is multiplied on the bench), effects counted as strength too
+  (this edition's addition to §3.7, or a whole set of cheap effect cards would never be kept: a sure fan when
+  selected 1, an extra pick the level's mean strength, a fan on reveal or on losing the flag ½, a bench card
+  sent to the discard ½); redraws when the best card of the
   hand is below the level's average strength; from round 4 removes its starter cards of strength 1 or less,
   never going under 8 cards.
 - random: a random legal action."""
@@ -16,11 +19,22 @@ KEEP_AT_LEAST = 8           # the drafter never removes below this many cards
 REMOVE_FROM_ROUND = 4
 WEAK = 1                    # starter cards of this strength or less go
 SAME_NAME_BONUS = 1.5       # a From the bench card whose name is already in the deck
+SURE_FAN, LIKELY_FAN, FREED_SLOT = 1.0, 0.5, 0.5
+
+
+def effect_value(data, c) -> float:
+    """What a card's non-strength effects are worth to the drafter, in strength points."""
+    value = 0.0
+    for op, n in c.on_select:
+        value += n * SURE_FAN if op == "FANS" else n * data.level_mean.get(c.level, 0.0) if op == "EXTRA_PICK" else 0
+    for op, n in c.on_reveal + c.on_losing:
+        value += n * LIKELY_FAN if op == "FANS" else n * FREED_SLOT if op == "BENCH_TO_DISCARD" else 0
+    return value
 
 
 def card_value(state, seat: int, card: int) -> float:
     c = state.data.cards[card]
-    value = max(c.attack, c.flag) + c.bench_attack + c.bench_defence
+    value = max(c.attack, c.flag) + c.bench_attack + c.bench_defence + effect_value(state.data, c)
     if c.keyword == "from_bench":
         names = {state.data.cards[owned].slot for owned in state.decks[seat]}
         if c.slot in names:
