@@ -78,7 +78,8 @@ def test_four_teams_of_44_cards_and_the_seed_counts(records):
     emblems = {r["id"]: r["emblem"] for r in records["teams"]}
     assert emblems == {"eclairs": "eclair", "forges": "flamme", "remparts": "bouclier", "mirages": "spirale"}
     manifest = {r["component"]: r["count"] for r in records["components"]}
-    assert manifest == {"team": 4, "player": 64, "shot": 40, "effect": 32, "ball": 36, "buzz": 4, "field": 48}
+    assert manifest == {"team": 4, "player": 64, "shot": 40, "effect": 32, "ball": 36, "buzz": 4, "field": 48,
+                        "player_aid": 2, "score_sheet": 1, "field_mat": 1}
 
 
 def test_players_fit_the_guidance(records):
@@ -144,9 +145,9 @@ def test_rules_and_summary(records):
     summary = checks.summary(records)
     assert len(summary) == 8
     assert summary[0] == ("Les Éclairs (eclairs): 44 cards (16 players, 10 shots, 8 effects, 9 balls, 1 BUZZ); "
-                          "mean attack B 4.0 R 3.0 G 5.9; best play B 13 R 11 G 15 (threshold 10)")
-    assert summary[1] == ("  effects of eclairs: Pyramide humaine ×1, Tir double ×1, Élan ×3, Lob en cloche ×2, "
-                          "Feinte ×1")
+                          "mean attack B 4.0 R 3.0 G 5.5; best play B 13 R 11 G 14 (threshold 10)")
+    assert summary[1] == ("  effects of eclairs: Pyramide humaine ×1, Coup d'éclat ×1, Élan ×1, Lob en cloche ×3, "
+                          "Feinte ×2")
 
 
 # --- damaged copies, stage 3 -----------------------------------------------------------------------------
