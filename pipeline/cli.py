@@ -267,10 +267,17 @@ def _show_ratios(loaded, result, most: int = 12) -> None:
             title += " (every group pooled; report.md has each)" if pooled else f" ({found.groups[0]})"
         else:
             rows = ratios.rows(found, counted=counted, compact=found.keyed, counted_head="counted")
+        unmeasured = 0
+        if found.table.sort is not None and not found.grouped:      # rows with no rate to sort by sit at the end
+            unmeasured = sum(row.rates[found.table.sort].rate is None for row in found.rows)
+            rows = rows[:len(rows) - unmeasured]
         if len(rows) > most + 1:
             half = most // 2
             title = f"{title}: the first and last {half} of {len(rows) - 1} (every row in {found.table.id}.csv)"
             rows = rows[:half + 1] + [["…"] + [""] * (len(rows[0]) - 1)] + rows[-half:]
+        if unmeasured:
+            label = found.table.ratios[found.table.sort].label or "its rate"
+            title += f"; {unmeasured} more without a {label}"
         _show(rows, title)
 
 
