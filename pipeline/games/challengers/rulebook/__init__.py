@@ -5,7 +5,7 @@ and the drawn figures (figures.py: the told match's piles and benches)."""
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
+from pipeline.games.base import CardDeck, FaceSpec, Records, RulebookSpec
 from pipeline.games.challengers.rulebook import material
 from pipeline.games.challengers.rulebook.figures import match_figures
 from pipeline.games.challengers.rulebook.keywords import timings
@@ -60,13 +60,10 @@ def rulebook_context(records: Records, rules: dict, figure_names: set[str] | fro
 
 def rulebook_figures(parts: list) -> dict[str, FaceSpec]:
     """card-<name> for the first copy of every card or token (card-city_recrue, card-trophies-r7, card-flag,
-    card-fan1), back-<name> for every distinct back (back-A, back-robot-R, back-trophies-r7-public), and a
-    page's first face under the page's id (bench, track, pairing, aid, robotaid)."""
+    card-fan1) and back-<name> for every distinct back (back-A, back-robot-R, back-trophies-r7-public). Pages
+    (bench mat, track, pairing chart) are not shown: drawn in a column their words would print at 4 pt."""
     figures: dict[str, FaceSpec] = {}
     for part in parts:
-        if isinstance(part, PageSpec):
-            figures.setdefault(part.id, part.faces[0])
-            continue
         if not isinstance(part, CardDeck):
             continue
         for index, face in enumerate(part.fronts):
