@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py --game allstar --games 1000 --all
 	$(BIN)/python bench/engine_speed.py --game nba --games 1000 --min-rate 100
 	$(BIN)/python bench/engine_speed.py --game fightball --games 1000 --all --min-rate 100
+	$(BIN)/python bench/engine_speed.py --game challengers --games 1000 --all --min-rate 100
 
 clean:
 	rm -rf output
