@@ -36,6 +36,15 @@ def attack_stack(name: str, faces: dict, exchange: dict) -> StackFigure | None:
     return StackFigure(name, cards, band_mm=BAND, top_mm=TOP, label_mm=LABEL)
 
 
+def opening_stack(name: str, faces: dict, opening: dict) -> StackFigure | None:
+    """The opening card alone, the flag on it: its defence beside it."""
+    face = faces.get(f"card-{opening['card']['id']}")
+    if face is None:
+        return None
+    label = f"{opening['card']['name']}\ndéfense {opening['defence']}"
+    return StackFigure(name, (StackCard(face, label),), band_mm=BAND, top_mm=TOP, label_mm=LABEL)
+
+
 def bench_plan(name: str, title: str, slots: list[dict], bench_slots: int) -> FaceSpec:
     """A bench of `bench_slots` slots, three a row, the used ones first (as they were filled)."""
     per_row = 3
@@ -53,10 +62,14 @@ def bench_plan(name: str, title: str, slots: list[dict], bench_slots: int) -> Fa
 
 
 def match_figures(faces: dict, match: dict | None, rules: dict) -> dict:
-    """match-attack-<k> for every exchange whose cards all have faces; bench-end-alice, bench-end-bruno."""
+    """match-opening and match-attack-<k> for every exchange whose cards all have faces; bench-end-alice,
+    bench-end-bruno."""
     if match is None:
         return {}
     figures: dict = {}
+    opening = opening_stack("match-opening", faces, match["opening"])
+    if opening is not None:
+        figures[opening.name] = opening
     for k, exchange in enumerate(match["exchanges"], start=1):
         stack = attack_stack(f"match-attack-{k}", faces, exchange)
         if stack is not None:
