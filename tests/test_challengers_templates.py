@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from io import BytesIO
 
 import pdfplumber
 import pytest
@@ -17,13 +16,15 @@ from pipeline.games.challengers.components.cards import KEYWORDS, POKER
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.secret_tokens import public_sides_differ
 from pipeline.units import MM
+from tests.conftest import built_game
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 
 GAME = "challengers"
 
 
 @pytest.fixture(scope="module")
-def built():
+def loaded():
+    """The game, its records and its components (no build: `built` would mark every test slow)."""
     game, parts = game_components(GAME)
     from pipeline.errors import Report
     from pipeline.validate import load_records
@@ -64,8 +65,8 @@ def deck(parts, deck_id: str) -> CardDeck:
 
 # --- counts: the components sheet ----------------------------------------------------------------------------
 
-def test_printed_counts_equal_the_components_sheet(built):
-    game, records, parts = built
+def test_printed_counts_equal_the_components_sheet(loaded):
+    game, records, parts = loaded
     sheet = {r["component"]: r["count"] for r in records["components"]}
     decks = {p.id: p for p in parts if isinstance(p, CardDeck)}
     for rec in records["sets"]:
@@ -99,8 +100,8 @@ def test_every_card_shows_its_strength_in_both_top_corners_and_its_level_bottom_
         assert corner == [level], (spec.name, corner)
 
 
-def test_rarity_marks_say_the_copies_the_deck_holds(drawn, built):
-    _, _, parts = built
+def test_rarity_marks_say_the_copies_the_deck_holds(drawn, loaded):
+    _, _, parts = loaded
     copies = Counter(f.name.rsplit("-", 1)[0] for p in parts if isinstance(p, CardDeck) and p.id.startswith("cards-")
                      for f in p.fronts)
     marked = 0
@@ -130,8 +131,8 @@ def test_the_keyword_is_bold_and_the_effect_text_is_not(drawn):
     assert seen == {label for label in KEYWORDS.values() if label}      # all five timings are printed
 
 
-def test_every_card_draws_its_set_symbol_large_and_small(drawn, built):
-    _, records, _ = built
+def test_every_card_draws_its_set_symbol_large_and_small(drawn, loaded):
+    _, records, _ = loaded
     symbols = {r["id"]: r["symbol"] for r in records["sets"]}
     for spec, face, _ in of(drawn, "card.yaml"):
         src = f"symbols/{symbols[spec.context['set']['id']]}.svg"
@@ -151,8 +152,8 @@ def test_every_symbol_the_schema_allows_is_drawn_boldly():
         assert sides[0] >= 0.6 and sides[1] >= 0.85, (symbol, sides)       # fills its box: as large as it can at 5 mm
 
 
-def test_backs_show_the_level_pile_and_the_robot_has_its_own(built, drawn):
-    _, _, parts = built
+def test_backs_show_the_level_pile_and_the_robot_has_its_own(loaded, drawn):
+    _, _, parts = loaded
     for part in parts:
         if isinstance(part, CardDeck) and part.id.startswith("cards-"):
             for front, back in zip(part.fronts, part.backs):
@@ -169,8 +170,8 @@ def test_backs_show_the_level_pile_and_the_robot_has_its_own(built, drawn):
 
 # --- trophies: secret-backed ---------------------------------------------------------------------------------
 
-def test_trophy_round_sides_are_one_drawing_per_round_and_the_values_lie_on_the_other_side(built, drawn):
-    _, records, parts = built
+def test_trophy_round_sides_are_one_drawing_per_round_and_the_values_lie_on_the_other_side(loaded, drawn):
+    _, records, parts = loaded
     trophies = deck(parts, "trophies")
     from pipeline.render.faces import FaceRenderer
     from pipeline.render.fonts import default_fonts
@@ -190,31 +191,25 @@ def test_trophy_round_sides_are_one_drawing_per_round_and_the_values_lie_on_the_
         assert [w["text"] for w in page.extract_words()] == [str(spec.context["value"]), "FANS"]
 
 
-def test_the_built_trophy_sheet_hides_every_value_behind_its_round(tmp_path):
-    """The duplex sheet as the build writes it: the values on the recto, the rounds on the verso, each round
-    behind a token of that round."""
-    import shutil
-    import subprocess
-    import sys
-
-    for folder in ("sheets", "templates", "fonts"):
-        shutil.copytree(PROJECT_ROOT / folder, tmp_path / folder)
-    shutil.copy(PROJECT_ROOT / "pyproject.toml", tmp_path)
-    env = {**__import__("os").environ, "PNP_ROOT": str(tmp_path)}
-    subprocess.run([sys.executable, "-m", "pipeline", "build", GAME, "--paper", "a4", "--format", "pnp"],
-                   cwd=PROJECT_ROOT, env=env, check=True, capture_output=True, timeout=600)
-    with pdfplumber.open(tmp_path / "output" / GAME / "pnp-a4" / "trophies.pdf") as pdf:
+def test_the_built_trophy_sheet_hides_every_value_behind_its_round(tmp_path_factory, loaded):
+    """The duplex sheet as the build writes it: the values on the recto, the rounds on the verso, each token's
+    own round behind its value (the sheet is filled row by row in the deck's order)."""
+    fronts = deck(loaded[2], "trophies").fronts
+    output = built_game(tmp_path_factory, GAME, "--paper", "a4", "--format", "pnp")
+    with pdfplumber.open(output / "pnp-a4" / "trophies.pdf") as pdf:
         recto, verso = pdf.pages
         width = recto.width
         values = [w for w in recto.extract_words(extra_attrs=["size"]) if w["text"].isdigit() and w["size"] >= 12]
         rounds = [w for w in verso.extract_words(extra_attrs=["size"]) if w["text"].isdigit() and w["size"] >= 12]
         assert "MANCHE" not in recto.extract_text() and "FANS" not in verso.extract_text()
         assert len(values) == len(rounds) == 28
-        for value in values:            # the verso is mirrored for a long-edge flip
+        values.sort(key=lambda w: (round(w["top"]), w["x0"]))
+        assert [int(w["text"]) for w in values] == [f.context["value"] for f in fronts]
+        for value, front in zip(values, fronts):            # the verso is mirrored for a long-edge flip
             x = width - (value["x0"] + value["x1"]) / 2
             behind = min(rounds, key=lambda w: abs((w["x0"] + w["x1"]) / 2 - x) + abs(w["top"] - value["top"]))
-            assert abs((behind["x0"] + behind["x1"]) / 2 - x) < 12 * 72 / 25.4
-            assert int(behind["text"]) in range(1, 8)
+            assert abs((behind["x0"] + behind["x1"]) / 2 - x) < 12 * MM and abs(behind["top"] - value["top"]) < 12 * MM
+            assert int(behind["text"]) == front.context["trophy"]["round"], (value["text"], behind["text"])
 
 
 # --- the pages ---------------------------------------------------------------------------------------------
@@ -253,8 +248,8 @@ def test_each_bench_mat_has_six_numbered_slots_its_seat_and_both_ways_to_lose(dr
         assert "paquet est vide" in text and "aucun n'est vide" in text
 
 
-def test_the_round_track_prints_the_schedule_and_the_trophy_values(drawn, built):
-    _, records, _ = built
+def test_the_round_track_prints_the_schedule_and_the_trophy_values(drawn, loaded):
+    _, records, _ = loaded
     (spec, face, page), = of(drawn, "track.yaml")
     row_h = (250 - 34) / 7                                      # track.yaml's rows
     for index in range(7):
@@ -280,8 +275,8 @@ def test_the_aid_lists_the_five_timings_in_bold_and_never_prints_under_7_pt(draw
     assert min(c["size"] for c in page.chars if c["text"].strip()) >= 7
 
 
-def test_the_robot_reference_prints_its_deck_round_by_round(drawn, built):
-    _, records, _ = built
+def test_the_robot_reference_prints_its_deck_round_by_round(drawn, loaded):
+    _, records, _ = loaded
     (spec, face, page), = of(drawn, "robot-aid.yaml")
     cards = {r["id"]: r for r in records["cards"]}
     base = sorted({r["card"] for r in records["robot_decks"]}, key=lambda c: (cards[c]["strength"], cards[c]["name"]))
