@@ -17,6 +17,7 @@ from pipeline.errors import Report
 from pipeline.games import load_game
 from pipeline.games.challengers import game_data
 from pipeline.games.challengers.engine import tell_match
+from pipeline.games.challengers.engine.scoring import lead_winner, matches_per_round, qualified, rank_key
 from pipeline.games.challengers.rulebook import parameters, rulebook_context
 from pipeline.games.challengers.rulebook.keywords import TIMINGS
 from pipeline.render.markup import card_text
@@ -203,3 +204,26 @@ def test_the_chapters_follow_the_workbook(tmp_path):
                         parameters(records))
     flags = [e["defence"] for e in result["events"] if e["event"] == "flag"]
     assert [x["capture"]["defence"] for x in context["match"]["exchanges"] if x["capture"]] == flags
+
+
+def test_the_end_examples_are_the_engines_scoring(a4):
+    """The lead example stops exactly at lead_to_win; the final's example: the engine's qualified() picks the
+    two the chapter names, and the trophies could have been won together (a round's matches, its tokens)."""
+    context = a4.spec.context
+    rules, lead, final = context["rules"], context["lead"], context["final"]
+    assert lead_winner(lead["stops"], lead["other"], rules["lead_to_win"]) == 0
+    assert lead_winner(lead["goes_on"], lead["other"], rules["lead_to_win"]) is None
+    players = final["players"]
+    keys = [rank_key([(t["round"], t["value"]) for t in p["trophies"]], p["tokens"], rules["fans_from_trophies"])
+            for p in players]
+    sure, tied, _ = qualified(keys)
+    assert tied == [] and [players[seat]["name"] for seat in sorted(sure)] == final["finalists"]
+    assert keys[1][:2] == keys[2][:2] and keys[1][2] != keys[2][2]          # level on fans and trophies
+    per_round: dict = {}
+    for p in players:
+        for t in p["trophies"]:
+            per_round[t["round"]] = per_round.get(t["round"], 0) + 1
+    assert max(per_round.values()) <= matches_per_round(3)
+    text = _text(a4.pdf)
+    assert f"À {lead['stops']} fans contre {lead['other']}" in text
+    assert f"la finale oppose {' et '.join(final['finalists'])}" in text

@@ -1,12 +1,13 @@
 """What Challengers' rulebook chapters (templates/challengers/rules/*.md) see: the box and the workbook's tables
 (material.py), the effects' timings with a real card each (keywords.py), a match told card by card and played
-by the engine (told_match.py), and the figures they may show by name: the real faces (card-<id>, back-<id>)
+by the engine (told_match.py), the end of a game by the engine's scoring rules (endings.py), and the figures they may show by name: the real faces (card-<id>, back-<id>)
 and the drawn figures (figures.py: the told match's piles and benches)."""
 
 from __future__ import annotations
 
 from pipeline.games.base import CardDeck, FaceSpec, Records, RulebookSpec
 from pipeline.games.challengers.rulebook import material
+from pipeline.games.challengers.rulebook.endings import final_example, lead_example
 from pipeline.games.challengers.rulebook.figures import match_figures
 from pipeline.games.challengers.rulebook.keywords import timings
 from pipeline.games.challengers.rulebook.told_match import told_match
@@ -54,6 +55,7 @@ def rulebook_context(records: Records, rules: dict, figure_names: set[str] | fro
             "sets": material.sets(records, rules["players_max"]), "starter": material.starter(records),
             "schedule": material.schedule(records), "trophies": material.trophies(records),
             "robot": material.robot(records), "components": material.components(records),
+            "lead": lead_example(rules), "final": final_example(material.trophies(records), rules),
             "timing": {item["keyword"]: item for item in timings(records)}, "match": told_match(records, rules), "samples": samples(records),
             "figures": sorted(names), "figure": figure}
 

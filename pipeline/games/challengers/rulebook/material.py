@@ -92,12 +92,14 @@ def schedule(records: Records) -> list[dict]:
 
 
 def trophies(records: Records) -> dict:
-    """Per round: the trophies' values (lowest first) and their number; the box's total."""
+    """Per round: the trophies' values (lowest first), tokens per value and their number; the box's total."""
     rounds: dict[int, dict] = {}
     for rec in records["trophies"]:
-        entry = rounds.setdefault(int(rec["round"]), {"round": int(rec["round"]), "values": [], "count": 0})
+        entry = rounds.setdefault(int(rec["round"]), {"round": int(rec["round"]), "values": [], "count": 0,
+                                                      "tokens": {}})
         if int(rec["count"]) > 0:
             entry["values"].append(int(rec["value"]))
+            entry["tokens"][int(rec["value"])] = int(rec["count"])
         entry["count"] += int(rec["count"])
     rows = [dict(entry, values=sorted(entry["values"])) for _, entry in sorted(rounds.items())]
     return {"rounds": rows, "total": sum(row["count"] for row in rows)}
