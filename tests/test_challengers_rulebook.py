@@ -92,7 +92,8 @@ def test_the_told_match_is_the_engines(a4):
     assert (match["opening"]["card"]["id"], match["opening"]["defence"]) == (opening["card"], opening["defence"])
     assert match["winner"] == ("Alice", "Bruno")[result["winner"]] and match["end"] == result["end"]
     assert match["fans"] == result["fans"]
-    assert [[s["count"] for s in bench] for bench in match["benches"]] == [[len(s) for s in b] for b in result["benches"]]
+    counts = [[slot["count"] for slot in bench] for bench in match["benches"]]
+    assert counts == [[len(slot) for slot in bench] for bench in result["benches"]]
     # the chapter prints those totals, in that order
     chapter = _chapter(a4, "Un match raconté carte par carte")
     printed = [int(n) for n in re.findall(r"(?:total|=) \*\*(\d+)\*\*", chapter)]
@@ -110,8 +111,9 @@ def test_the_told_match_shows_what_it_promises(a4):
     assert any(x["capture"] and x["capture"]["others"] > 0 for x in match["exchanges"])
     for name, exchange in zip(_piles(a4), match["exchanges"]):
         stack: StackFigure = a4.spec.figures[name]
-        assert [card.face.name.rsplit("-", 1)[0] for card in stack.cards] == [r["card"]["id"] for r in exchange["reveals"]]
-        assert [card.label.split("\n")[-1].split()[-1] for card in stack.cards] == [str(r["attack"]) for r in exchange["reveals"]]
+        reveals = exchange["reveals"]
+        assert [card.face.name.rsplit("-", 1)[0] for card in stack.cards] == [r["card"]["id"] for r in reveals]
+        assert [card.label.split("\n")[-1].split()[-1] for card in stack.cards] == [str(r["attack"]) for r in reveals]
 
 
 def test_every_set_appears_with_its_identity_and_cards(a4):

@@ -1,7 +1,8 @@
 """What Challengers' rulebook chapters (templates/challengers/rules/*.md) see: the box and the workbook's tables
 (material.py), the effects' timings with a real card each (keywords.py), a match told card by card and played
-by the engine (told_match.py), the end of a game by the engine's scoring rules (endings.py), and the figures they may show by name: the real faces (card-<id>, back-<id>)
-and the drawn figures (figures.py: the told match's piles and benches)."""
+by the engine (told_match.py), the end of a game by the engine's scoring rules (endings.py), and the figures
+they may show by name: the real faces (card-<id>, back-<id>) and the drawn figures (figures.py: the told
+match's piles and benches)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def rulebook_context(records: Records, rules: dict, figure_names: set[str] | fro
             "schedule": material.schedule(records), "trophies": material.trophies(records),
             "robot": material.robot(records), "components": material.components(records),
             "lead": lead_example(rules), "final": final_example(material.trophies(records), rules),
-            "timing": {item["keyword"]: item for item in timings(records)}, "match": told_match(records, rules), "samples": samples(records),
+            "timing": {item["keyword"]: item for item in timings(records)}, "match": told_match(records, rules),
+            "samples": samples(records),
             "figures": sorted(names), "figure": figure}
 
 

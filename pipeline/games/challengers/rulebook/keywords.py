@@ -72,8 +72,12 @@ def _pick(cards: list[dict], ops: dict, keyword: str) -> dict | None:
     candidates = [c for c in cards if c["keyword"] == keyword and ops.get(c["id"])
                   and (keyword != "none" or c["level"] != "S")]
     order = PREFERRED[keyword]
-    rank = lambda c: (order.index(ops[c["id"]][0]["op"]) if ops[c["id"]][0]["op"] in order else len(order),  # noqa: E731
-                      "SABC".find(c["level"]) if c["level"] in "SABC" else 9)
+
+    def rank(card: dict) -> tuple[int, int]:
+        first = ops[card["id"]][0]["op"]
+        return (order.index(first) if first in order else len(order),
+                "SABC".find(card["level"]) if card["level"] in "SABC" else 9)
+
     return min(candidates, key=rank) if candidates else None
 
 

@@ -121,7 +121,8 @@ def robot(records: Records) -> dict:
     levels = [{"level": int(rec["level"]), "swaps": int(rec["swaps"]), "note": rec["note"] or ""}
               for rec in sorted(records["robot_levels"], key=lambda r: r["level"])]
     own = [c for c in cards.values() if any(s["id"] == c["set"] and s["robot"] for s in records["sets"])]
-    return {"rounds": rounds, "levels": levels, "solo": [{"round": r, "cards": rows} for r, rows in sorted(solo.items())],
+    return {"rounds": rounds, "levels": levels,
+            "solo": [{"round": r, "cards": rows} for r, rows in sorted(solo.items())],
             "r_cards": _by_level([c for c in own if c["level"] == "R"]),
             "solo_cards": _by_level([c for c in own if c["level"] == "SOLO"]),
             "base_names": len({c["name"] for deck in rounds for c in deck["cards"]})}
@@ -132,7 +133,8 @@ def components(records: Records) -> list[dict]:
     sheet) nor the rulebook itself."""
     return [{"id": rec["component"], "label": rec["label"] or rec["component"], "count": int(rec["count"]),
              "notes": rec["notes"] or ""}
-            for rec in records["components"] if not rec["component"].startswith("card") and rec["component"] != "rulebook"]
+            for rec in records["components"]
+            if not rec["component"].startswith("card") and rec["component"] != "rulebook"]
 
 
 def announced(records: Records) -> dict[str, int]:

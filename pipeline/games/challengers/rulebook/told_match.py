@@ -133,7 +133,8 @@ def narrate(data: GameData, deck_a: list[str], deck_b: list[str], kept: dict, re
     if fans != result["fans"]:
         raise ValueError("the told fans differ from the engine's")
     winner = result["winner"]
-    return {"alice": ALICE, "bruno": BRUNO, "decks": [[_card(data, c) for c in deck_a], [_card(data, c) for c in deck_b]],
+    return {"alice": ALICE, "bruno": BRUNO,
+            "decks": [[_card(data, c) for c in deck_a], [_card(data, c) for c in deck_b]],
             "kept": [[_card(data, c) for c in kept[0]], [_card(data, c) for c in kept[1]]],
             "opening": opening, "exchanges": exchanges, "winner": who[winner], "loser": who[1 - winner],
             "end": result["end"], "fans": fans, "benches": [_slots(b) for b in benches],
