@@ -143,6 +143,13 @@ def test_every_effect_timing_has_an_example_card_of_the_workbook(a4):
         assert f"card-{example['id']}" in a4.info["figures"]
     bench = timing["from_bench"]["example"]["worked"]
     assert bench["op"] != "STRENGTH" or f"le bonus est de {bench['bench_two']}" in chapter
+    data = game_data(a4.records)                # the worked numbers are the engine's strengths by role
+    for keyword in ("none", "on_attack", "holding_flag"):
+        worked, card = timing[keyword]["example"]["worked"], data.cards[data.index[timing[keyword]["example"]["id"]]]
+        if worked["op"] == "STRENGTH":
+            assert (worked["attack"], worked["defence"]) == (card.attack, card.flag), keyword
+    card = data.cards[data.index[timing["from_bench"]["example"]["id"]]]
+    assert bench["bench_two"] == 2 * max(card.bench_attack, card.bench_defence)
 
 
 def test_the_drawn_figures_keep_their_words_at_6_pt_or_more(book):
