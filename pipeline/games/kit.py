@@ -25,6 +25,13 @@ def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:
     return refs
 
 
+def engine_rows(records: Records, sheets: tuple[str, ...], specs: tuple[Column, ...]) -> tuple[list, dict]:
+    """What a pure engine's GameData.from_rows takes: each sheet's rows as plain dicts, in `sheets` order, and
+    the `rules` sheet typed. The game record and the game's rulebook (which shows the engine's own numbers)
+    both build their GameData from it, so neither imports the other."""
+    return [[dict(rec.values) for rec in records[sheet]] for sheet in sheets], dict(rules(records, specs).values)
+
+
 def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
     """The records with some `rules` sheet values replaced (`pnp simulate --rule mode=duel`): the same typing
     and checks apply to them as to the workbook's own cells. ValueError names an unknown parameter."""

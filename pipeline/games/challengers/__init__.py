@@ -13,7 +13,7 @@ from pipeline.games.base import (GameModule, Ratio, RatioTable, Records, Simulat
                                  per_records, staged_checks)
 from pipeline.games.challengers.bots import BOTS
 from pipeline.games.challengers.schema import RULE_PARAMETERS
-from pipeline.games.kit import blame_rows, players_from_rules
+from pipeline.games.kit import blame_rows, engine_rows, players_from_rules
 
 GAME_ID = "challengers"
 
@@ -48,16 +48,12 @@ def _components(records):
 
 # --- the simulation record ----------------------------------------------------------------------------------
 
-SHEETS = ("sets", "cards", "card_ops", "starter", "schedule", "trophies", "robot_decks", "robot_levels",
-          "solo_cards")
-
-
 def _game_data(records: Records):
     from pipeline.games.challengers.engine import GameData
-    from pipeline.params import rules
+    from pipeline.games.challengers.schema import ENGINE_SHEETS, RULE_PARAMETERS as SPECS
 
-    return GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
-                              dict(rules(records, RULE_PARAMETERS).values))
+    rows, params = engine_rows(records, ENGINE_SHEETS, SPECS)
+    return GameData.from_rows(*rows, params)
 
 
 game_data = per_records(_game_data)       # build the card tables once per batch, not per game

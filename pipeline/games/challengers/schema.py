@@ -136,6 +136,9 @@ SOLO_CARDS = SheetSpec(
 
 RULES = RULES_SHEET
 
+ENGINE_SHEETS = ("sets", "cards", "card_ops", "starter", "schedule", "trophies", "robot_decks", "robot_levels",
+                 "solo_cards")   # what GameData.from_rows reads, in order
+
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
     "players_min": "Fewest players (1: solo against the robot).",
     "players_max": "Most players (8).",

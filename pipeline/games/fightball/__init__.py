@@ -12,7 +12,7 @@ from pathlib import Path
 from pipeline.games.base import (GameModule, Records, Sides, Simulation, Sweep, other_readings, per_records,
                                  staged_checks)
 from pipeline.games.fightball.bots import BOTS
-from pipeline.games.kit import blame_rows
+from pipeline.games.kit import blame_rows, engine_rows
 
 GAME_ID = "fightball"
 
@@ -47,16 +47,12 @@ def _components(records):
 
 # --- the simulation record ----------------------------------------------------------------------------------
 
-SHEETS = ("teams", "players", "shots", "effects", "effect_ops")
-
-
 def _game_data(records: Records):
     from pipeline.games.fightball.engine import GameData
-    from pipeline.games.fightball.schema import RULE_PARAMETERS
-    from pipeline.params import rules
+    from pipeline.games.fightball.schema import ENGINE_SHEETS, RULE_PARAMETERS as SPECS
 
-    return GameData.from_rows(*([dict(rec.values) for rec in records[sheet]] for sheet in SHEETS),
-                              dict(rules(records, RULE_PARAMETERS).values))
+    rows, params = engine_rows(records, ENGINE_SHEETS, SPECS)
+    return GameData.from_rows(*rows, params)
 
 
 game_data = per_records(_game_data)       # build the cards once per batch, not per game

@@ -106,6 +106,8 @@ EFFECT_OPS = SheetSpec(
 
 RULES = RULES_SHEET
 
+ENGINE_SHEETS = ("teams", "players", "shots", "effects", "effect_ops")   # what GameData.from_rows reads, in order
+
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
     "quarters": "Quarters in a game (4).",
     "threshold": "Shot total a play needs to score (10, inclusive).",

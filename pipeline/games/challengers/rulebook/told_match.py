@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 
 from pipeline.games.base import Records
-from pipeline.games.challengers import game_data
 from pipeline.games.challengers.engine import GameData, tell_match
+from pipeline.games.challengers.schema import ENGINE_SHEETS, RULE_PARAMETERS
+from pipeline.games.kit import engine_rows
 from pipeline.games.challengers.rulebook.material import KEYWORD_WORDS
 
 ALICE, BRUNO = "Alice", "Bruno"
@@ -148,7 +149,8 @@ def _slots(bench: dict[str, list]) -> list[dict]:
 
 def told_match(records: Records, rules: dict) -> dict | None:
     """The chapter's match, or None when the workbook has no card of a needed timing."""
-    data = game_data(records)           # the game's own tables, built once per records
+    rows, params = engine_rows(records, ENGINE_SHEETS, RULE_PARAMETERS)
+    data = GameData.from_rows(*rows, params)       # the engine's own tables, as a game builds them
     chosen = choose(data, rules)
     if chosen is None:
         return None

@@ -13,6 +13,8 @@ from pipeline.games.fightball.components import ZONE_COLOURS
 from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import COLOURS
 from pipeline.games.fightball.engine.scoring import evaluate_stack
+from pipeline.games.fightball.schema import ENGINE_SHEETS, RULE_PARAMETERS
+from pipeline.games.kit import engine_rows
 
 ALICE, BRUNO = "Alice", "Bruno"
 
@@ -164,10 +166,8 @@ def scorer(records: Records, rules: dict):
     """score(stack, colour, owner) -> [(coach, points, kind)] with the engine's stack scorer (scoring.py):
     stack = [(card id, "north" | "south")], bottom first; the cell of that colour whose owner half is `owner`
     ("north", "south" or None for green)."""
-    rows = {sheet: [dict(rec.values) for rec in records[sheet]]
-            for sheet in ("teams", "players", "shots", "effects", "effect_ops")}
-    data = GameData.from_rows(rows["teams"], rows["players"], rows["shots"], rows["effects"], rows["effect_ops"],
-                              rules)
+    rows, _ = engine_rows(records, ENGINE_SHEETS, RULE_PARAMETERS)
+    data = GameData.from_rows(*rows, rules)
     seats = {"north": 0, "south": 1}
 
     def score(stack: list[tuple[str, str]], colour: str, owner: str | None) -> list:
