@@ -16,7 +16,7 @@ from pipeline.guide_data import STOCKS, read_game_guide, sleeve_for, takes_a_sle
 from pipeline.print_guide import guide_markdown, paper_name
 from tests.conftest import ROOT, built_game
 
-GAMES = ("buildit", "nba", "allstar", "fightball")
+GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
 PAPERS = ("a4", "letter")
 # words that would give an English heading away (none of them is French)
 ENGLISH = {"the", "and", "what", "which", "how", "to", "of", "files", "file", "print", "report", "build", "bill",
