@@ -122,7 +122,7 @@ def test_each_drafted_set_fits_the_guidance(records):
     used = {op["op"] for op in records["card_ops"]}
     assert used == set(OP_TIMINGS)                         # every op of §3.4 is on some card
     names = [c["name"] for c in records["cards"]]
-    assert len(names) == len(set(names)) == 81
+    assert len(names) == len(set(names)) == 85
 
 
 def test_starter_and_city(records):
@@ -173,19 +173,19 @@ def test_rules_components_and_summary(records):
     assert rules["rounds"] == "7" and rules["hand_size"] == "5" and rules["bench_slots"] == "6"
     assert rules["sets"] == "random" and rules["lead_to_win"] == "11" and rules["capture_order"] == "losing_flag_first"
     manifest = {r["component"]: r["count"] for r in records["components"]}
-    assert manifest == {"cards_city": 96, **{f"cards_{s}": 36 for s in DRAFTED}, "cards_robot": 31,
-                        "card_names": 81, "trophy": 28, "flag": 4, "fan_1": 40, "fan_5": 10, "bench": 8, "aid": 8,
+    assert manifest == {"cards_city": 96, **{f"cards_{s}": 36 for s in DRAFTED}, "cards_robot": 24,
+                        "card_names": 85, "trophy": 28, "flag": 4, "fan_1": 40, "fan_5": 10, "bench": 8, "aid": 8,
                         "robotaid": 1, "schedule": 1, "pairing": 1, "rulebook": 1}
     summary = checks.summary(records)
     assert summary[:3] == [
         "Ville (city): 96 cards, 16 names (S 48, A 8, B 16, C 24); keywords: none 14, on_attack 2",
         "Espace (space): 36 cards, 9 names (A 14, B 12, C 10); keywords: when_selected 8, none 1",
         "Port (harbour): 36 cards, 9 names (A 14, B 12, C 10); keywords: losing_flag 7, none 2"]
-    assert summary[7] == "Robot (robot): 31 cards, 11 names (A 10, B 8, C 5, R 4, SOLO 4); keywords: none 11"
+    assert summary[7] == "Robot (robot): 24 cards, 15 names (A 10, B 4, C 2, R 4, SOLO 4); keywords: none 15"
     assert summary[8:] == [
-        "  strength, level A (92 cards): 1:32 2:36 3:24; mean 1.9",
-        "  strength, level B (88 cards): 2:4 3:32 4:24 5:28; mean 3.9",
-        "  strength, level C (84 cards): 5:18 6:16 7:14 8:16 9:16 10:4; mean 7.1",
+        "  strength, level A (92 cards): 1:12 2:66 3:14; mean 2.0",
+        "  strength, level B (88 cards): 1:4 3:12 4:48 5:24; mean 4.0",
+        "  strength, level C (84 cards): 7:14 8:42 9:28; mean 8.2",
         "  smallest level piles over 6 selections: A 78 (without circus), B 76 (without circus), C 74 (without "
         "circus); need 72 (9 × 8 players)"]
 
@@ -234,7 +234,7 @@ def test_levels_in_the_wrong_set(project, records):
         f"{where(boulon, 'id')}: starter card robot_boulon is in no starting deck (sheet starter) [starter]",
     ] + [f"{where(r, 'card')}: robot_boulon (set robot, level S) is not a base card (A, B or C) of the robot's set "
          "[robot]" for r in in_decks]
-    assert len(in_decks) == 5
+    assert len(in_decks) == 7
 
 
 def test_an_a_slash_b_level_is_refused_as_typed(project, records):
@@ -273,7 +273,7 @@ def test_robot_lists_use_the_right_cards_and_copies(project, records):
     solo = find(records, "solo_cards", "card", "robot_drone", round=1)
     assert damaged(project, ("robot_decks", cell(deck, "copies"), 3),
                    ("solo_cards", cell(solo, "card"), "robot_laser")) == [
-        f"{where(deck, 'copies')}: round 7 uses 3 robot_turbine but sheet cards prints 2 [copies]",
+        f"{where(deck, 'copies')}: round 7 uses 3 robot_turbine but sheet cards prints 1 [copies]",
         f"{where(solo, 'card')}: robot_laser (set robot, level R) is not a SOLO card of the robot's set [robot]",
     ]
 
@@ -309,7 +309,7 @@ def test_ops_against_their_keyword(project, records):
 def test_op_numbers(project, records):
     fans = find(records, "card_ops", "card", "city_mascotte")
     hibou = find(records, "card_ops", "card", "forest_hibou")
-    chalutier = find(records, "card_ops", "card", "harbour_chalutier")
+    chalutier = find(records, "card_ops", "card", "harbour_chalutier", op="SELF_TO_DECK_BOTTOM")
     navette = find(records, "card_ops", "card", "space_navette")
     assert damaged(project, ("card_ops", cell(fans, "n"), 0), ("card_ops", cell(hibou, "n"), 0),
                    ("card_ops", cell(chalutier, "n"), 2), ("card_ops", cell(navette, "n"), None)) == [
@@ -322,10 +322,10 @@ def test_op_numbers(project, records):
 
 def test_effects_text_and_ops_go_together(project, records):
     """A keyword or a printed text without ops does nothing; ops without a text are invisible."""
-    clown = find(records, "cards", "id", "circus_clown")
+    clown = find(records, "cards", "id", "circus_magicien")
     ecuyer = find(records, "cards", "id", "castle_ecuyer")
     sonde = find(records, "cards", "id", "space_sonde")
-    clown_op = find(records, "card_ops", "card", "circus_clown")
+    clown_op = find(records, "card_ops", "card", "circus_magicien")
     ecuyer_op = find(records, "card_ops", "card", "castle_ecuyer")
     assert damaged(project, ("card_ops", cell(clown_op, "card"), "circus_acrobate"),
                    ("card_ops", cell(clown_op, "order"), 2),
@@ -335,8 +335,8 @@ def test_effects_text_and_ops_go_together(project, records):
         "could not know [effect]",
         f"{where(ecuyer, 'keyword')}: castle_ecuyer has keyword holding_flag but no operation in sheet card_ops: "
         "the effect would do nothing [effect]",
-        f"{where(clown, 'text')}: circus_clown prints an effect but has no operation in sheet card_ops: it would do "
-        "nothing [effect]",
+        f"{where(clown, 'text')}: circus_magicien prints an effect but has no operation in sheet card_ops: it would "
+        "do nothing [effect]",
     ]
 
 
@@ -450,10 +450,12 @@ def test_robot_decks_and_levels(project, records, tmp_path):
     laser = find(records, "cards", "id", "robot_laser")
     manifest = find(records, "components", "component", "cards_robot")
     ressort = find(records, "robot_decks", "card", "robot_ressort", round=2)
+    aimant = find(records, "robot_decks", "card", "robot_aimant", round=2)
     assert damaged(project, ("robot_levels", cell(three, "swaps"), 0), ("cards", cell(laser, "copies"), 1),
-                   ("components", cell(manifest, "count"), 30), ("robot_decks", cell(ressort, "copies"), 1)) == [
+                   ("components", cell(manifest, "count"), 23), ("robot_decks", cell(ressort, "copies"), 1),
+                   ("robot_decks", cell(aimant, "copies"), 1)) == [
         f"{where(find(records, 'robot_decks', 'round', 2), 'round')}: the robot's round 2 deck (total strength "
-        "12) is weaker than round 1's (15) [robot]",
+        "14) is weaker than round 1's (16) [robot]",
         f"{where(three, 'swaps')}: level 3 swaps 0 cards, fewer than a lower level (1) [robot]",
         f"{where(five, 'swaps')}: level 5 swaps 4 cards for R cards, but the robot's set prints 3 R cards [robot]",
     ]

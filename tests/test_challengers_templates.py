@@ -90,7 +90,7 @@ def test_printed_counts_equal_the_components_sheet(loaded):
 
 def test_every_card_shows_its_strength_in_both_top_corners_and_its_level_bottom_right(drawn):
     cards = of(drawn, "card.yaml")
-    assert len(cards) == 81                                   # one distinct face per card of the cards sheet
+    assert len(cards) == 85                                   # one distinct face per card of the cards sheet
     for spec, face, page in cards:
         strength, level = str(spec.context["strength"]), spec.context["level"]
         left = [w["text"] for w in words(page, face, x1=17, y1=17) if w["size"] >= 12]
@@ -280,7 +280,10 @@ def test_the_robot_reference_prints_its_deck_round_by_round(drawn, loaded):
     (spec, face, page), = of(drawn, "robot-aid.yaml")
     cards = {r["id"]: r for r in records["cards"]}
     base = sorted({r["card"] for r in records["robot_decks"]}, key=lambda c: (cards[c]["strength"], cards[c]["name"]))
-    header = sorted(words(page, face, y0=35, y1=44), key=lambda w: (round(w["x0"] / MM / 4), w["top"]))
+    header = words(page, face, y0=35, y1=44)         # a column's name above its "force N", read column by column
+    centre = lambda w: (w["x0"] + w["x1"]) / 2                    # noqa: E731
+    anchors = sorted(centre(w) for w in header if w["text"] != "force" and not w["text"].isdigit())
+    header.sort(key=lambda w: (min(range(len(anchors)), key=lambda i: abs(anchors[i] - centre(w))), w["top"]))
     assert [w["text"] for w in header] == ["Manche"] + [t for c in base for t in (
         cards[c]["name"], "force", str(cards[c]["strength"]))] + ["Total"]
     for index, number in enumerate(sorted({r["round"] for r in records["robot_decks"]})):

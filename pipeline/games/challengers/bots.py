@@ -8,11 +8,11 @@ only from the rng it is given. Choices inside a match's effects are the engine's
   (this edition's addition to §3.7, or a whole set of cheap effect cards would never be kept: a sure fan when
   selected 1, an extra pick the level's mean strength, a fan on reveal or on losing the flag ½, a bench card
   sent to the discard ½, a card milled from the opponent's deck ½, a card going under its deck instead of the
-  bench ½; what an OPP_STRENGTH takes from the other side counts as the card's own strength where it works,
-  attacking or holding the flag); one of equally strong cards at random (the first of the sheet's order would
-  favour the sets whose rows come first: the last set was almost never the one a player drafted most);
-  redraws when the best card of the hand is below the level's average strength; from round 4 removes its
-  starter cards of strength 1 or less, never going under 8 cards.
+  bench 1 (a slot kept free and the card still in play); what an OPP_STRENGTH takes from the other side counts
+  as the card's own strength where it works, attacking or holding the flag); one of equally strong cards at
+  random (the first of the sheet's order would favour the sets whose rows come first: the last set was almost
+  never the one a player drafted most); redraws when the best card of the hand is below the level's average
+  strength; from round 4 removes its starter cards of strength 1 or less, never going under 8 cards.
 - random: a random legal action."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ KEEP_AT_LEAST = 8           # the drafter never removes below this many cards
 REMOVE_FROM_ROUND = 4
 WEAK = 1                    # starter cards of this strength or less go
 SAME_NAME_BONUS = 1.5       # a From the bench card whose name is already in the deck
-SURE_FAN, LIKELY_FAN, FREED_SLOT, MILLED = 1.0, 0.5, 0.5, 0.5
+SURE_FAN, LIKELY_FAN, FREED_SLOT, MILLED, BACK_UNDER = 1.0, 0.5, 0.5, 0.5, 1.0
 
 
 def effect_value(data, c) -> float:
@@ -32,7 +32,7 @@ def effect_value(data, c) -> float:
         value += n * SURE_FAN if op == "FANS" else n * data.level_mean.get(c.level, 0.0) if op == "EXTRA_PICK" else 0
     for op, n in c.on_reveal + c.on_losing:
         value += n * LIKELY_FAN if op == "FANS" else n * FREED_SLOT if op == "BENCH_TO_DISCARD" else \
-            n * MILLED if op == "MILL_OPPONENT" else FREED_SLOT if op == "SELF_TO_DECK_BOTTOM" else 0
+            n * MILLED if op == "MILL_OPPONENT" else BACK_UNDER if op == "SELF_TO_DECK_BOTTOM" else 0
     return value
 
 
