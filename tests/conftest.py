@@ -48,11 +48,26 @@ def edit_workbook(path: Path, change) -> None:
     wb.save(path)
 
 
-def validate_buildit(root: Path) -> tuple[Report, dict | None]:
-    game = load_game("buildit", ROOT)
-    game = replace(game, data_files=(root / "sheets" / "buildit.xlsx",))
+def validate_game(game_id: str, root: Path) -> tuple[Report, dict | None]:
+    """Validation stages 1–5 (and 6) of a game on the workbook of the project under `root`."""
+    game = load_game(game_id, ROOT)
+    game = replace(game, data_files=tuple(root / path.relative_to(ROOT) for path in game.data_files))
     report = Report()
     return report, load_records(game, root, report)
+
+
+def validate_buildit(root: Path) -> tuple[Report, dict | None]:
+    return validate_game("buildit", root)
+
+
+def set_cell(sheet, key_column: str, key, column: str, value) -> None:
+    """In an openpyxl sheet, set `column` of the row whose `key_column` holds `key`."""
+    header = [cell.value for cell in sheet[1]]
+    for row in sheet.iter_rows(min_row=2):
+        if row[header.index(key_column)].value == key:
+            row[header.index(column)].value = value
+            return
+    raise AssertionError(f"{key} not in {sheet.title}")
 
 
 def run_cli(*args: str, root: Path | None = None) -> subprocess.CompletedProcess:

@@ -24,10 +24,8 @@ from pipeline.render.markup import card_text
 from pipeline.render.rulebook_source import render_chapters
 from pipeline.render.stackfig import StackFigure, StackLayout
 from pipeline.validate import load_records
-from tests.conftest import ROOT, edit_workbook
-from tests.rulebooks import Book, write_book
-from tests.test_rulebook_diagrams import _face_letters, _shape_rects
-from tests.test_rulebook_layout import MIN_FILL, _fill, _measure
+from tests.conftest import ROOT, edit_workbook, set_cell
+from tests.rulebooks import Book, small_words, write_book
 
 CHAPTERS = ("Aperçu", "Matériel", "Mise en place", "Une manche", "Un match", "Un match raconté carte par carte",
             "Les effets", "Trophées, fans et fin de la partie", "Le robot et le jeu en solo", "Les sets",
@@ -155,32 +153,7 @@ def test_every_effect_timing_has_an_example_card_of_the_workbook(a4):
 def test_the_drawn_figures_keep_their_words_at_6_pt_or_more(book):
     """Each pile and bench is found in the PDF by its proportions and the very characters it writes, and every
     character in it measures 6 pt or more."""
-    rects = _shape_rects(book.pdf)
-    for name in (*_piles(book), "bench-end-alice", "bench-end-bruno"):
-        face = book.figures[name]
-        ratio, letters = face.width / face.height, _face_letters(face.primitives)
-        hits = [(page, chars) for page, rect, chars in rects
-                if abs(rect["width"] / rect["height"] - ratio) < 0.01 * ratio
-                and "".join(sorted(c["text"] for c in chars if not c["text"].isspace())) == letters]
-        assert hits, f"{name}: not found in the book by its proportions and words"
-        for page, chars in hits:
-            small = sorted({round(c["size"], 2) for c in chars if c["size"] < MIN_PT})
-            assert not small, f"{name} (page {page + 1}): characters of {small} pt"
-
-
-def test_no_page_but_the_last_is_under_a_quarter_full(book):
-    pages = _measure(book.pdf, book.paper)
-    fills = {number: round(_fill(page), 2) for number, page in enumerate(pages[1:-1], start=2)}
-    assert all(fill >= MIN_FILL for fill in fills.values()), fills
-
-
-def _set(sheet, key_column: str, key: str, column: str, value) -> None:
-    header = [cell.value for cell in sheet[1]]
-    for row in sheet.iter_rows(min_row=2):
-        if row[header.index(key_column)].value == key:
-            row[header.index(column)].value = value
-            return
-    raise AssertionError(f"{key} not in {sheet.title}")
+    assert small_words(book, (*_piles(book), "bench-end-alice", "bench-end-bruno"), MIN_PT) == []
 
 
 def test_the_chapters_follow_the_workbook(tmp_path):
@@ -193,10 +166,10 @@ def test_the_chapters_follow_the_workbook(tmp_path):
     bench_card = rulebook_context(before, parameters(before))["match"]["kept"][0][0]["id"]
 
     def change(wb) -> None:
-        _set(wb["rules"], "parameter", "capture_order", "value", "bench_first")
-        _set(wb["rules"], "parameter", "fans_from_trophies", "value", "count")
-        _set(wb["rules"], "parameter", "lead_to_win", "value", 9)
-        _set(wb["card_ops"], "card", bench_card, "n", 2)
+        set_cell(wb["rules"], "parameter", "capture_order", "value", "bench_first")
+        set_cell(wb["rules"], "parameter", "fans_from_trophies", "value", "count")
+        set_cell(wb["rules"], "parameter", "lead_to_win", "value", 9)
+        set_cell(wb["card_ops"], "card", bench_card, "n", 2)
 
     edit_workbook(path, change)
     report = Report()

@@ -12,21 +12,17 @@ from types import MappingProxyType
 import pytest
 
 from pipeline.errors import Report
-from pipeline.games import load_game
 from pipeline.games.fightball import checks
 from pipeline.games.fightball.schema import COLOURS
-from pipeline.validate import load_records
-from tests.conftest import ROOT, edit_workbook
+from tests.conftest import ROOT, edit_workbook, validate_game
 
 BOOK = "sheets/fightball.xlsx"
 TEAMS = ("eclairs", "forges", "remparts", "mirages")
 
 
 def validate(root: Path) -> tuple[Report, dict | None]:
-    """Stages 1–5 on the workbook under `root` (stage 6 needs the engine)."""
-    game = replace(load_game("fightball", ROOT), data_files=(root / BOOK,))
-    report = Report()
-    return report, load_records(game, root, report)
+    """Stages 1–5 on the workbook under `root`."""
+    return validate_game("fightball", root)
 
 
 def lines(report: Report) -> list[str]:

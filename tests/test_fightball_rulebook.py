@@ -23,10 +23,8 @@ from pipeline.render.pdf import new_canvas
 from pipeline.render.rulebook_source import render_chapters
 from pipeline.render.stackfig import StackFigure, StackLayout
 from pipeline.validate import load_records
-from tests.conftest import ROOT, edit_workbook
-from tests.rulebooks import Book, write_book
-from tests.test_rulebook_diagrams import _face_letters, _shape_rects
-from tests.test_rulebook_layout import MIN_FILL, _fill, _measure
+from tests.conftest import ROOT, edit_workbook, set_cell
+from tests.rulebooks import Book, small_words, write_book
 
 STACKS = ("stack-play", "stack-defence", "stack-new-attacker", "stack-nine-a", "stack-nine-b", "stack-false-start", "stack-too-late",
           "stack-hurried")
@@ -167,28 +165,9 @@ def test_every_effect_card_of_the_workbook_is_explained(a4):
 
 
 def test_the_drawn_figures_keep_their_words_at_6_pt_or_more(book):
-    rects = _shape_rects(book.pdf)
-    for name in (*STACKS, "field-plan"):
-        face = book.figures[name]
-        ratio, letters = face.width / face.height, _face_letters(face.primitives)
-        hits = [(page, chars) for page, rect, chars in rects
-                if abs(rect["width"] / rect["height"] - ratio) < 0.01 * ratio
-                and "".join(sorted(c["text"] for c in chars if not c["text"].isspace())) == letters]
-        assert hits, f"{name}: not found in the book by its proportions and words"
-        for page, chars in hits:
-            small = sorted({round(c["size"], 2) for c in chars if c["size"] < MIN_PT})
-            assert not small, f"{name} (page {page + 1}): characters of {small} pt"
-
-
-def test_no_page_but_the_last_is_under_a_quarter_full(book):
-    pages = _measure(book.pdf, _paper(book))
-    fills = {number: round(_fill(page), 2) for number, page in enumerate(pages[1:-1], start=2)}
-    assert all(fill >= MIN_FILL for fill in fills.values()), fills
-
-
-def _paper(book: Book) -> str:
-    with pdfplumber.open(BytesIO(book.pdf)) as doc:
-        return "a4" if abs(doc.pages[0].width - 595.3) < 2 else "letter"
+    """Each pile and the field are found in the PDF by their proportions and the very characters they write,
+    and every character in them measures 6 pt or more."""
+    assert small_words(book, (*STACKS, "field-plan"), MIN_PT) == []
 
 
 def test_the_field_plan_follows_the_layout_and_the_rules():
@@ -206,15 +185,6 @@ def test_the_field_plan_follows_the_layout_and_the_rules():
     assert green == {f"{rules['zone_points_g']} pts"}
 
 
-def _set(sheet, key_column: str, key: str, column: str, value) -> None:
-    header = [cell.value for cell in sheet[1]]
-    for row in sheet.iter_rows(min_row=2):
-        if row[header.index(key_column)].value == key:
-            row[header.index(column)].value = value
-            return
-    raise AssertionError(f"{key} not in {sheet.title}")
-
-
 def test_the_chapters_follow_the_workbook(tmp_path):
     """A ball bonus of 3, overtime on a tie and a pyramid worth 4: the examples, the 9-or-14 points (the
     engine's) and the sentences follow."""
@@ -225,9 +195,9 @@ def test_the_chapters_follow_the_workbook(tmp_path):
     pyramid = before["ex"]["nine"]["add"]["id"]
 
     def change(wb) -> None:
-        _set(wb["rules"], "parameter", "ball_match_bonus", "value", "3")
-        _set(wb["rules"], "parameter", "tie_rule", "value", "overtime")
-        _set(wb["effect_ops"], "effect", pyramid, "arg", "4")
+        set_cell(wb["rules"], "parameter", "ball_match_bonus", "value", "3")
+        set_cell(wb["rules"], "parameter", "tie_rule", "value", "overtime")
+        set_cell(wb["effect_ops"], "effect", pyramid, "arg", "4")
 
     edit_workbook(path, change)
     report = Report()

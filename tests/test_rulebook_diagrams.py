@@ -6,7 +6,6 @@ grid is left in the books."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from io import BytesIO
 
 import pdfplumber
@@ -15,11 +14,11 @@ import pytest
 from pipeline.games import load_game
 from pipeline.games.buildit.engine.geometry import groups, matches, parse_plan
 from pipeline.games.buildit.rulebook.diagrams import BOARD_EXAMPLES, MARGIN_MM, PLOT_MM, plot_xy
-from pipeline.render.primitives import Group, Polygon, Text
+from pipeline.render.primitives import Group, Polygon
 from pipeline.render.rulebook_source import render_chapters
 from pipeline.units import MM
 from tests.conftest import ROOT
-from tests.rulebooks import Book, write_book
+from tests.rulebooks import Book, drawn, small_words, write_book
 
 MIN_PT = 6.0
 DIAGRAMS = {   # game -> the drawn figures its chapters must show (name prefixes)
@@ -71,49 +70,16 @@ def test_no_text_grid_is_left(books, game_id):
     assert not re.search(r"[X#]·|·[X#]|[X#·]{2,} / [X#·]{2,}", text)
 
 
-def _shape_rects(pdf_bytes: bytes) -> list[tuple[int, dict, list]]:
-    """(page, rect, chars inside) for every rect of the book, with pdfplumber's char sizes (scale included)."""
-    found = []
-    with pdfplumber.open(BytesIO(pdf_bytes)) as pdf:
-        for number, page in enumerate(pdf.pages):
-            chars = page.chars
-            for rect in page.rects:
-                if rect["width"] < 40 or rect["height"] < 20:
-                    continue
-                inside = [c for c in chars if rect["x0"] - 0.5 <= c["x0"] and c["x1"] <= rect["x1"] + 0.5
-                          and rect["top"] - 0.5 <= c["top"] and c["bottom"] <= rect["bottom"] + 0.5]
-                found.append((number, rect, inside))
-    return found
-
-
-def _face_letters(prims) -> str:
-    """Every character a face writes, sorted, spaces left out: the fingerprint of a drawn diagram."""
-    out = []
-    for prim in prims:
-        if isinstance(prim, Text):
-            out += [ch for run in prim.runs for ch in run.text if not ch.isspace()]
-        elif isinstance(prim, Group):
-            out.append(_face_letters(prim.children))
-    return "".join(sorted("".join(out)))
-
-
 @pytest.mark.parametrize("game_id", list(DIAGRAMS))
 def test_every_diagram_is_drawn_with_words_of_6_pt_or_more(books, game_id):
     """Each diagram's face is framed by its background, a rect of its own proportions: find it in the PDF by
     those proportions and the very characters the face writes, and measure every character in it."""
     book = books[game_id]
-    rects = _shape_rects(book.pdf)
-    for name in _diagrams(book):
-        face = book.figures[name]
-        ratio, letters = face.width / face.height, _face_letters(face.primitives)
-        hits = [(page, rect, chars) for page, rect, chars in rects
-                if abs(rect["width"] / rect["height"] - ratio) < 0.01 * ratio
-                and "".join(sorted(c["text"] for c in chars if not c["text"].isspace())) == letters]
-        assert hits, f"{name}: no drawn figure of its proportions and words in the book"
-        for page, rect, chars in hits:
-            small = sorted({round(c["size"], 2) for c in chars if c["size"] < MIN_PT})
-            assert not small, f"{name} (page {page + 1}): characters of {small} pt"
-            assert rect["width"] <= face.width + 0.5, f"{name}: drawn larger than its print size"
+    names = _diagrams(book)
+    assert small_words(book, names, MIN_PT) == []
+    for name in names:
+        for page, rect, _ in drawn(book, name):
+            assert rect["width"] <= book.figures[name].width + 0.5, f"{name}: drawn larger than its print size"
 
 
 def _pawns(face) -> list[tuple[float, float, tuple]]:
