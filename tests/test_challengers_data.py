@@ -179,13 +179,13 @@ def test_rules_components_and_summary(records):
     summary = checks.summary(records)
     assert summary[:3] == [
         "Ville (city): 96 cards, 16 names (S 48, A 8, B 16, C 24); keywords: none 14, on_attack 2",
-        "Espace (space): 36 cards, 9 names (A 14, B 12, C 10); keywords: when_selected 8, none 1",
+        "Espace (space): 36 cards, 9 names (A 14, B 12, C 10); keywords: when_selected 7, none 2",
         "Port (harbour): 36 cards, 9 names (A 14, B 12, C 10); keywords: losing_flag 7, none 2"]
     assert summary[7] == "Robot (robot): 24 cards, 15 names (A 10, B 4, C 2, R 4, SOLO 4); keywords: none 15"
     assert summary[8:] == [
         "  strength, level A (92 cards): 1:12 2:66 3:14; mean 2.0",
-        "  strength, level B (88 cards): 1:4 3:12 4:48 5:24; mean 4.0",
-        "  strength, level C (84 cards): 7:14 8:42 9:28; mean 8.2",
+        "  strength, level B (88 cards): 1:4 2:4 3:4 4:52 5:24; mean 4.0",
+        "  strength, level C (84 cards): 7:10 8:46 9:28; mean 8.2",
         "  smallest level piles over 6 selections: A 78 (without circus), B 76 (without circus), C 74 (without "
         "circus); need 72 (9 × 8 players)"]
 
@@ -323,17 +323,17 @@ def test_op_numbers(project, records):
 def test_effects_text_and_ops_go_together(project, records):
     """A keyword or a printed text without ops does nothing; ops without a text are invisible."""
     clown = find(records, "cards", "id", "circus_magicien")
-    ecuyer = find(records, "cards", "id", "castle_ecuyer")
+    princesse = find(records, "cards", "id", "castle_princesse")
     sonde = find(records, "cards", "id", "space_sonde")
     clown_op = find(records, "card_ops", "card", "circus_magicien")
-    ecuyer_op = find(records, "card_ops", "card", "castle_ecuyer")
+    princesse_op = find(records, "card_ops", "card", "castle_princesse")
     assert damaged(project, ("card_ops", cell(clown_op, "card"), "circus_acrobate"),
                    ("card_ops", cell(clown_op, "order"), 2),
-                   ("card_ops", cell(ecuyer_op, "card"), "castle_archere"),
-                   ("card_ops", cell(ecuyer_op, "order"), 2), ("cards", cell(sonde, "text"), None)) == [
+                   ("card_ops", cell(princesse_op, "card"), "castle_archere"),
+                   ("card_ops", cell(princesse_op, "order"), 2), ("cards", cell(sonde, "text"), None)) == [
         f"{where(sonde, 'text')}: space_sonde has 1 operation(s) in sheet card_ops but no printed text: players "
         "could not know [effect]",
-        f"{where(ecuyer, 'keyword')}: castle_ecuyer has keyword holding_flag but no operation in sheet card_ops: "
+        f"{where(princesse, 'keyword')}: castle_princesse has keyword holding_flag but no operation in sheet card_ops: "
         "the effect would do nothing [effect]",
         f"{where(clown, 'text')}: circus_magicien prints an effect but has no operation in sheet card_ops: it would "
         "do nothing [effect]",
