@@ -185,7 +185,7 @@ def test_rules_components_and_summary(records):
     assert summary[8:] == [
         "  strength, level A (92 cards): 1:12 2:66 3:14; mean 2.0",
         "  strength, level B (88 cards): 1:4 2:4 3:4 4:52 5:24; mean 4.0",
-        "  strength, level C (84 cards): 7:10 8:46 9:28; mean 8.2",
+        "  strength, level C (84 cards): 7:4 8:52 9:28; mean 8.3",
         "  smallest level piles over 6 selections: A 78 (without circus), B 76 (without circus), C 74 (without "
         "circus); need 72 (9 × 8 players)"]
 
