@@ -354,6 +354,50 @@ def _rule_overrides(items: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+@app.command()
+def diff(game: str = typer.Argument(..., help="Game id."),
+         old: str = typer.Argument("HEAD", help="The old version: a git revision (default HEAD) or a workbook file."),
+         paper: str = typer.Option("all", help="Papers of the reprint sheet: a4, letter or all."),
+         backs: str = typer.Option("duplex", help="duplex, foldover or none.")) -> None:
+    """List the cards and rules changed since OLD; write output/<game>/diff/changes.pdf and reprint-<paper>.pdf."""
+    from rich.text import Text
+
+    from pipeline.diff_output import diff_game
+
+    if backs not in BACKS:
+        _usage(f"--backs must be one of {', '.join(BACKS)}, not {backs!r}")
+    papers = _choices(paper, PAPERS, "--paper")
+    report = Report()
+    with _progress():
+        result = diff_game(PROJECT_ROOT, _games([game])[0], old, papers, report, backs)
+    _print_problems(report)
+    if result.changes is None:
+        out("diff failed: a version has errors")
+        raise typer.Exit(1)
+    if result.changes.none:
+        out(f"no change since {old}")
+        raise typer.Exit(0)
+    for line in result.changes.lines():
+        out(Text(line))
+    for path in result.written:
+        print(f"wrote {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path}")
+    raise typer.Exit(0)
+
+
+@app.command()
+def textconv(file: str = typer.Argument(..., help="A workbook (.xlsx).")) -> None:
+    """Print a workbook as stable text, one line per row (git's diff.pnp.textconv)."""
+    from pathlib import Path
+
+    from pipeline.textconv import workbook_text
+
+    report = Report()
+    text = workbook_text(Path(file), Path.cwd(), report)     # PipelineError: main() prints it, exit 1
+    sys.stdout.write(text)
+    for problem in report.problems:
+        err(f"{problem.severity.value} {problem}", highlight=False, markup=False)
+
+
 class Terminated(BaseException):
     """SIGTERM, raised wherever the program is (like KeyboardInterrupt for Ctrl-C), so every write on the
     way out removes its temporaries (pipeline/output.py)."""

@@ -31,7 +31,7 @@ STALE_SECONDS = 24 * 3600                       # older than this, a temporary i
 _TEMP_FILE = re.compile(r"^\..+\.(?:(?P<pid>\d+)-)?[a-z0-9_]{8}\.tmp$")   # no pid: pnp before issue 19
 _TEMP_FOLDER = re.compile(r"^(?P<pid>\d+)-[a-z0-9_]{8}$")
 # output/<game>/ belongs to `pnp build` except these folders of other commands (and a build's temporaries)
-NOT_BUILT = ("simulation", "sweep", ".cache")
+NOT_BUILT = ("simulation", "sweep", ".cache", "diff")
 
 _RECORDING: ContextVar[dict[str, str] | None] = ContextVar("pnp_written", default=None)
 
