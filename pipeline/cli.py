@@ -368,8 +368,7 @@ def diff(game: str = typer.Argument(..., help="Game id."),
         _usage(f"--backs must be one of {', '.join(BACKS)}, not {backs!r}")
     papers = _choices(paper, PAPERS, "--paper")
     report = Report()
-    with _progress():
-        result = diff_game(PROJECT_ROOT, _games([game])[0], old, papers, report, backs)
+    result = diff_game(PROJECT_ROOT, _games([game])[0], old, papers, report, backs)
     _print_problems(report)
     if result.changes is None:
         out("diff failed: a version has errors")

@@ -162,13 +162,15 @@ def _rows(version: Version) -> dict[tuple[str | None, int | None], Record]:
 
 
 def _order(old: Version, new: Version):
-    """Cards in the decks' order, then the order of their faces (the new version's first)."""
-    places: dict[Key, tuple[int, int]] = {}
-    for version in (new, old):
-        decks = [c.id for c in version.components if hasattr(c, "fronts")]
-        for index, key in enumerate(version.cards):
-            places.setdefault(key, (decks.index(key[0]) if key[0] in decks else len(decks), index))
-    return lambda key: places[key]
+    """Deck by deck; in a deck the new version's cards in its order, then the removed ones in the old order."""
+    decks = list(dict.fromkeys(c.id for version in (new, old) for c in version.components if hasattr(c, "fronts")))
+    new_places = {key: index for index, key in enumerate(new.cards)}
+    old_places = {key: index for index, key in enumerate(old.cards)}
+
+    def place(key: Key) -> tuple[int, int, int]:
+        deck = decks.index(key[0]) if key[0] in decks else len(decks)
+        return (deck, 0, new_places[key]) if key in new_places else (deck, 1, old_places[key])
+    return place
 
 
 def display(path: Path, root: Path) -> str:
