@@ -6,15 +6,27 @@ that overflows at the minimum size, or a rulebook chapter naming an unknown figu
 found before any file is touched). Once every game's files are written, whatever else its output folder
 holds is removed (pipeline/output.py `remove_stale`): output/<game>/ is what this build made, listed in
 report.json.
+
+Incremental (pipeline/cache/): a face, a component's files, its sheet plans and the paper bill's ink measure
+come from output/.cache when everything they are made from is unchanged, so a rebuild lays out and draws only
+what an edit touched; the files are the bytes a clean build makes.
+
+`--only` (config.only): the named components are built; every other one keeps its files only if the cache
+proves them current (every face and file found under the current inputs' keys), else it has no file this
+build. The game's pooled sheets are written only when all its card decks are there. So output/<game>/ still
+holds only files the current inputs make, and report.json lists each of them.
 """
 
 from __future__ import annotations
 
 import io
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.build_layout import Laid, check_bleed, has_ink_variant, lay_out, plan
+from pipeline.build_layout import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, lay_out, plan
+from pipeline.cache import BuildCache, BuildStats
+from pipeline.cache.writes import write_unit
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games import load_game
@@ -24,7 +36,11 @@ from pipeline.progress import Progress
 from pipeline.render.fonts import default_fonts
 from pipeline.validate import validate_game
 
-__all__ = ["PreparedGame", "Progress", "build", "prepare", "validate"]
+__all__ = ["BuildStats", "PreparedGame", "Progress", "UnknownComponent", "build", "prepare", "validate"]
+
+
+class UnknownComponent(ValueError):
+    """--only names a component no requested game has (a usage mistake: the message lists the ids)."""
 
 
 @dataclass
@@ -36,15 +52,19 @@ class PreparedGame:
     summary: list[str] = field(default_factory=list)
     play: object | None = None               # stage 6 SimulationResult, when the game has an engine
     guide: object | None = None              # the print guide's own data (guide_data.GameGuide), read before writing
+    cache: BuildCache | None = None
 
     @property
     def decks(self) -> list[CardDeck]:
         return [c for c in self.components if isinstance(c, CardDeck)]
 
 
-def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variants: tuple[bool, ...] = (False,)
-            ) -> list[PreparedGame]:
-    """Validate every requested game (stages 1–6) and lay out all its faces; problems go to `report`."""
+def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variants: tuple[bool, ...] = (False,),
+            stats: BuildStats | None = None, cached: bool = False) -> list[PreparedGame]:
+    """Validate every requested game (stages 1–6) and lay out all its faces (from output/.cache when `cached`);
+    problems go to `report`."""
+    from pipeline.guide_data import read_game_guide
+
     prepared = []
     for name in config.games:
         try:
@@ -55,20 +75,30 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         records, play = validate_game(game, config.root, report, progress)
         if records is None:
             continue
-        from pipeline.guide_data import read_game_guide
-
-        item = PreparedGame(game, records, game.components(records), summary=game.summary(records), play=play,
-                            guide=read_game_guide(game.template_dir, config.root, report))   # --strict: before writing
-        _lay_out_all(item, config, ink_variants, report, progress)
-        prepared.append(item)
+        prepared.append(PreparedGame(game, records, game.components(records), summary=game.summary(records),
+                                     play=play, guide=read_game_guide(game.template_dir, config.root, report),
+                                     cache=BuildCache(config.root, config.output, game.template_dir) if cached
+                                     else None))
+    _check_only(config, prepared)
+    for item in prepared:
+        _lay_out_all(item, config, ink_variants, report, progress, stats if stats is not None else BuildStats())
     return prepared
 
 
+def _check_only(config: BuildConfig, prepared: list[PreparedGame]) -> None:
+    known = list(dict.fromkeys(c.id for item in prepared for c in item.components))
+    unknown = [name for name in getattr(config, "only", ()) if name not in known]
+    if unknown and prepared:
+        raise UnknownComponent(f"unknown component {', '.join(map(repr, unknown))} for --only "
+                               f"(components: {', '.join(known)})")
+
+
 def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bool, ...], report: Report,
-                 progress: Progress) -> None:
+                 progress: Progress, stats: BuildStats) -> None:
     """Every face of every component laid out, per ink variant; the sheets planned once per component."""
     from pipeline.render.faces import FaceRenderer
 
+    only = getattr(config, "only", ())
     plans: dict[int, dict] = {}
     for ink in ink_variants:
         fonts = default_fonts().with_game_fonts(item.game.template_dir, config.root)
@@ -76,14 +106,24 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
         for index, component in enumerate(item.components):
             if ink and not has_ink_variant(component):
                 continue
-            laid = lay_out(renderer, component, ink, report, progress)
-            item.laid.append(laid)
-            if index in plans:
-                laid.plans = plans[index]
-                continue
-            check_bleed(renderer, component, report)
-            plan(item.game, laid, config, report)
-            plans[index] = laid.plans
+            part, count, start = stats.of(item.game.id, component.id), FaceCount(), time.perf_counter()
+            chosen = not only or component.id in only
+            try:
+                laid = lay_out(renderer, component, ink, report, progress, item.cache, chosen, count)
+                laid.chosen = chosen
+                item.laid.append(laid)
+                if index in plans:
+                    laid.plans = plans[index]
+                    continue
+                check_bleed(renderer, component, report, item.cache)
+                plan(item.game, laid, config, report, item.cache)
+                plans[index] = laid.plans
+            except NotCached:
+                part.built = False
+            finally:
+                part.faces += count.faces
+                part.faces_laid_out += count.laid_out
+                part.seconds += time.perf_counter() - start
 
 
 def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[PreparedGame]]:
@@ -92,14 +132,23 @@ def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Rep
     return report, prepared
 
 
-def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[str]]:
-    """Validate then write; returns the report and the ids of the games written (none on failure)."""
+def build(config: BuildConfig, progress: Progress | None = None, stats: BuildStats | None = None
+          ) -> tuple[Report, list[str]]:
+    """Validate then write; returns the report and the ids of the games written (none on failure).
+
+    `stats` (a pipeline.cache.BuildStats), when given, is filled with what this build did, per game and
+    component: stats.games["nba"]["players"] is a ComponentStats with `faces` (how many the component has,
+    both ink variants), `faces_laid_out` (of those, laid out anew: not in output/.cache), `files_written`
+    (drawn anew), `files_reused` (bytes taken from the cache), `seconds` (layout and writing) and `built`
+    (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
+    Raises UnknownComponent when config.only names no component of the requested games."""
     from pipeline.report import write_game_report
 
     progress = progress or Progress()
+    stats = stats if stats is not None else BuildStats()
     report = Report()
     variants = (False, True) if config.ink_saver else (False,)
-    prepared = prepare(config, report, progress, variants)
+    prepared = prepare(config, report, progress, variants, stats, cached=True)
     if report.failed(config.strict) or len(prepared) != len(config.games):
         return report, []
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
@@ -108,25 +157,47 @@ def build(config: BuildConfig, progress: Progress | None = None) -> tuple[Report
     written = {}
     for item in prepared:
         with recording() as written[item.game.id]:
-            outputs = [entry for laid in item.laid for entry in _write(item.game, laid, config, progress)]
+            outputs = _write_game(item, config, progress, stats)
             _list_images(outputs, written[item.game.id], config.root)
-            write_game_report(item, config, report, outputs, calibration)
+            write_game_report(item, config, report, outputs, calibration, cache=item.cache)
     refused: list[tuple[Path, str]] = []
     for game_id, files in written.items():                      # every game written: now what is left over
         remove_stale(config.output / game_id, files, refused=refused)
     for path, reason in refused:
         report.warning(str(path.relative_to(config.root)) if path.is_relative_to(config.root) else str(path),
                        f"a file of an earlier build could not be removed ({reason}): delete it by hand", "output")
+    if prepared and prepared[0].cache:
+        prepared[0].cache.store.prune()
     return report, [item.game.id for item in prepared]
 
 
-def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress) -> list[dict]:
+def _write_game(item: PreparedGame, config: BuildConfig, progress: Progress, stats: BuildStats) -> list[dict]:
+    """Every component's files in order, each write step's bytes from the cache when its inputs are; the
+    pooled sheets after the first deck's own, only when every deck of the game is laid out."""
+    from pipeline.kinds import kind_of, pooled
+
+    game, outputs = item.game, []
+    identity = (game.id, game.title, game.credited_author, game.keywords, str(game.template_dir))
+    options = (str(config.root), config.papers, config.formats, config.backs, config.back_offset_mm)
+    for laid in item.laid:
+        steps = [(laid.component.id, [laid], kind_of(laid.component).write)]
+        members = [one for one in laid.pool if isinstance(one.component, CardDeck)]
+        if pooled.is_writer(laid) and len(members) == len(item.decks):
+            steps.append(("pooled", members, pooled.write))
+        for name, made_of, write in steps:
+            key = item.cache.key("write", name, identity, options, laid.ink, [one.digest for one in made_of]) \
+                if item.cache and all(one.digest for one in made_of) else None
+            outputs += write_unit(item.cache, key, lambda: _write(game, laid, config, progress, write), config.root,
+                                  stats.of(game.id, name), new=any(one.chosen for one in made_of)) or []
+    return outputs
+
+
+def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress, write) -> list[dict]:
     """One component's files (one ink variant), every PDF credited to the game (pipeline/render/pdf.py)."""
-    from pipeline.kinds import kind_of
     from pipeline.render.pdf import credits
 
     with credits(game.credited_author, game.keywords, ink_saver=laid.ink):
-        return kind_of(laid.component).write(game, laid, config, progress)
+        return write(game, laid, config, progress)
 
 
 def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import Any
 
+from pipeline.cache import BuildCache
 from pipeline.config import BuildConfig
 from pipeline.errors import Report, SourceRef
 from pipeline.games.base import Component, FaceSpec
@@ -28,6 +30,8 @@ class Laid:
     faces: Any
     plans: dict = field(default_factory=dict)
     pool: list = field(default_factory=list, repr=False, compare=False)
+    digest: str | None = field(default=None, repr=False, compare=False)   # its cache key (pipeline/cache)
+    chosen: bool = field(default=True, repr=False, compare=False)        # False: left out by --only
 
     @property
     def missing_art(self) -> set[str]:
@@ -43,30 +47,65 @@ def has_ink_variant(component: Component) -> bool:
 _POOLS: "weakref.WeakKeyDictionary[Any, list[Laid]]" = weakref.WeakKeyDictionary()
 
 
-def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress) -> Laid:
+class NotCached(Exception):
+    """A face of a component left out by --only is not in the cache: the component is not built."""
+
+
+@dataclass
+class FaceCount:
+    faces: int = 0
+    laid_out: int = 0                # not found in the cache
+    keys: list = field(default_factory=list)   # each face's cache key, in order (None: not cacheable)
+
+
+def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress,
+            cache: BuildCache | None = None, new_faces: bool = True, count: FaceCount | None = None) -> Laid:
+    """The component's faces, each from the cache when there; `new_faces=False` (a component left out by
+    --only) raises NotCached rather than lay out a face anew."""
     repeats: dict[tuple, list] = {}
-    faces = kind_of(component).lay_out(component, lambda face: _layout_one(renderer, face, repeats), progress, ink,
-                                       report)
+    count = count if count is not None else FaceCount()
+    own = Report()                                  # told only once the whole component is laid out
+    faces = kind_of(component).lay_out(
+        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count), progress, ink, own)
+    report.extend(own.problems)
     report.extend(_collapse(repeats))
     pool = _POOLS.setdefault(renderer, [])
     laid = Laid(component, ink, faces, pool=pool)
+    # what the faces are made from stands for them (a key is a pure function of its inputs)
+    laid.digest = cache.key("laid", component, ink, count.keys) if cache and None not in count.keys else None
     pool.append(laid)
     return laid
 
 
-def plan(game, laid: Laid, config: BuildConfig, report: Report) -> None:
-    """The kind's plans of every paper, kept on `laid` for the writer; what does not fit goes to `report`."""
-    laid.plans = kind_of(laid.component).plan(game, laid.component, laid.faces, config, report)
+def plan(game, laid: Laid, config: BuildConfig, report: Report, cache: BuildCache | None = None) -> None:
+    """The kind's plans of every paper, kept on `laid` for the writer; what does not fit goes to `report`.
+    Cached with their problems per component, faces and options (the rulebook's check renders every chapter)."""
+    key = cache.key("plan", game.id, str(game.template_dir), laid.digest, _options(config)) \
+        if cache and laid.digest else None
+    found = cache.get(key) if key else None
+    if found is not None:
+        laid.plans, problems = found
+        report.extend(problems)
+        return
+    own = Report()
+    laid.plans = kind_of(laid.component).plan(game, laid.component, laid.faces, config, own)
+    report.extend(own.problems)
+    if cache and key:
+        cache.put(key, (laid.plans, own.problems))
 
 
-def check_bleed(renderer, component: Component, report: Report) -> None:
+def _options(config: BuildConfig) -> tuple:
+    return (config.papers, config.formats, config.backs, config.back_offset_mm, config.ink_saver, config.strict)
+
+
+def check_bleed(renderer, component: Component, report: Report, cache: BuildCache | None = None) -> None:
     """Every card, token and board face goes to print services with 3 mm of artwork beyond its trim
-    (after lay_out, which compiles the templates)."""
+    (after lay_out, which compiles the templates it did not find in the cache)."""
     kind = kind_of(component)
     if not kind.PRINT_BLEED:
         return
     for template in dict.fromkeys(face.template for face in kind.spec_faces(component)):
-        compiled = renderer.loaded(template)
+        compiled = _template(renderer, template, cache)
         if compiled is None or (compiled.bleed or 0.0) >= PRINT_BLEED_MM - 1e-9:
             continue
         path = renderer.game_dir / template
@@ -76,9 +115,57 @@ def check_bleed(renderer, component: Component, report: Report) -> None:
                      "background drawn out to it)", "template")
 
 
-def _layout_one(renderer, face: FaceSpec, repeats: dict[tuple, list]):
-    layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
-                                       face.data_dir, face.size_mm)
+def _template(renderer, template: str, cache: BuildCache | None):
+    """The compiled template's bleed (as a namespace), loaded only if no face needed it and the cache lacks it."""
+    compiled = renderer.loaded(template)
+    if compiled is not None or cache is None:
+        return compiled
+    key = cache.key("bleed", str(renderer.game_dir), template)
+    found = cache.get(key)
+    if found is None:
+        compiled, _ = renderer.loader.load(renderer.game_dir / template)
+        found = (compiled is not None, compiled.bleed if compiled is not None else None)
+        cache.put(key, found)
+    loaded, bleed = found
+    return SimpleNamespace(bleed=bleed) if loaded else None
+
+
+def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
+                   count: FaceCount):
+    count.faces += 1
+    key = cache.face_key(renderer, face) if cache else None
+    count.keys.append(key)
+    found = cache.get(key) if key else None
+    if found is not None:
+        layout, problems = found
+        _register_fonts(renderer)
+    elif not new_faces:
+        raise NotCached(face.name)
+    else:
+        count.laid_out += 1
+        layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
+                                           face.data_dir, face.size_mm)
+        # A template's load problems come once, with the first card laid out with it: none of its faces is
+        # cached, so they keep coming with the card a clean build would name.
+        if key and not renderer.loader.load(renderer.game_dir / face.template)[1]:
+            cache.put(key, (layout, problems))
+    return _record(layout, problems, repeats)
+
+
+_FONTS_READY: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def _register_fonts(renderer) -> None:
+    """Fonts register when a layout first uses them: a face from the cache needs them registered to draw."""
+    from pipeline.render.fonts import ensure_registered
+
+    if renderer not in _FONTS_READY:
+        for name in renderer.fonts.files:
+            ensure_registered(name)
+        _FONTS_READY.add(renderer)
+
+
+def _record(layout, problems, repeats: dict[tuple, list]):
     for problem in problems:
         # A template mistake shows on every card drawn with it: one line, with a count, is the problem.
         # Data-dependent problems (a text that overflows on one card) stay one line per card.

@@ -155,17 +155,24 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
           backs: str = typer.Option("duplex", help="duplex, foldover or none."),
           back_offset: str = typer.Option("0,0", help="Shift of the back pages X,Y in mm for your printer."),
           ink_saver: bool = typer.Option(False, help="Also write ink-saver card sheets."),
+          only: Optional[str] = typer.Option(None, help="Build only these components, comma-separated "
+                                             "(players,tactics); the others keep their files if still current."),
           strict: bool = typer.Option(False, help="Warnings fail too.")) -> None:
-    """Validate, then write the PDFs under output/<game>/ (nothing is written if validation fails)."""
+    """Validate, then write the PDFs under output/<game>/ (nothing is written if validation fails).
+    Unchanged faces and files come from output/.cache (safe to delete)."""
     from pipeline import build as pipeline_build
 
     if backs not in BACKS:
         _usage(f"--backs must be one of {', '.join(BACKS)}, not {backs!r}")
     config = BuildConfig(root=PROJECT_ROOT, games=_games(games), papers=_choices(paper, PAPERS, "--paper"),
                          formats=_choices(format, FORMATS, "--format"), backs=backs,
-                         back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict)
+                         back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict,
+                         only=tuple(part.strip() for part in (only or "").split(",") if part.strip()))
     with _progress() as progress:
-        report, built = pipeline_build.build(config, progress)
+        try:
+            report, built = pipeline_build.build(config, progress)
+        except pipeline_build.UnknownComponent as exc:
+            _usage(str(exc))
     _print_problems(report)
     code = report.exit_code(strict)
     if code:

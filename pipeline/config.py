@@ -22,6 +22,7 @@ class BuildConfig:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     ink_saver: bool = False
     strict: bool = False
+    only: tuple[str, ...] = ()          # --only: component ids to build (empty: all); see pipeline/build.py
 
     @property
     def output(self) -> Path:

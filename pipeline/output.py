@@ -34,6 +34,7 @@ _TEMP_FOLDER = re.compile(r"^(?P<pid>\d+)-[a-z0-9_]{8}$")
 NOT_BUILT = ("simulation", "sweep", ".cache", "diff")
 
 _RECORDING: ContextVar[dict[str, str] | None] = ContextVar("pnp_written", default=None)
+_CAPTURING: ContextVar[list[tuple[str, bytes]] | None] = ContextVar("pnp_captured", default=None)
 
 
 def atomic_write(path: Path, data: bytes) -> str:
@@ -49,10 +50,33 @@ def atomic_write(path: Path, data: bytes) -> str:
         Path(temp).unlink(missing_ok=True)
         raise
     digest = hashlib.sha256(data).hexdigest()
+    record(path, digest)
+    captured = _CAPTURING.get()
+    if captured is not None:
+        captured.append((os.path.abspath(path), data))
+    return digest
+
+
+def record(path: Path, digest: str) -> None:
+    """List a file as written by this build (`recording`) without writing it: its bytes are already there."""
     written = _RECORDING.get()
     if written is not None:
         written[os.path.abspath(path)] = digest
-    return digest
+
+
+def reuse(path: Path, data: bytes) -> bool:
+    """Make `path` hold `data`: recorded as written, rewritten only if what is there differs. True if it was
+    already there (not written again)."""
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        same = not os.path.islink(path) and sha256_file(path) == digest
+    except OSError:
+        same = False
+    if not same:
+        atomic_write(path, data)
+        return False
+    record(path, digest)
+    return True
 
 
 @contextlib.contextmanager
@@ -64,6 +88,17 @@ def recording() -> Iterator[dict[str, str]]:
         yield written
     finally:
         _RECORDING.reset(token)
+
+
+@contextlib.contextmanager
+def capturing() -> Iterator[list[tuple[str, bytes]]]:
+    """Every file `atomic_write` writes inside the block, with its bytes: [(absolute path, data)]."""
+    captured: list[tuple[str, bytes]] = []
+    token = _CAPTURING.set(captured)
+    try:
+        yield captured
+    finally:
+        _CAPTURING.reset(token)
 
 
 def file_list(written: dict[str, str], folder: Path) -> list[dict]:

@@ -66,7 +66,7 @@ def sheets(entry: dict) -> tuple[int, int]:
     return double * copies, pages * copies
 
 
-def paper_bill(outputs: list[dict], root: Path) -> dict:
+def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage) -> dict:
     """Per paper: a row per home-print file and the totals of a full print, with the standard files and
     with the ink-saver files in their place wherever they were built.
 
@@ -79,7 +79,7 @@ def paper_bill(outputs: list[dict], root: Path) -> dict:
         if entry.get("format") != "pnp":
             continue
         double, single = sheets(entry)
-        ink = ink_coverage(root / entry["path"]) * entry.get("copies", 1) / RATED_COVERAGE
+        ink = measure(root / entry["path"]) * entry.get("copies", 1) / RATED_COVERAGE
         row = {"component": entry["component"], "path": entry["path"], "kind": entry.get("kind", "cards"),
                "ink_saver": bool(entry.get("ink_saver")), "double_sided": double, "single_sided": single,
                "ink_pages_5pc": round(ink, 1)}

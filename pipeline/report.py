@@ -19,7 +19,8 @@ from pipeline.render.markup import md_escape
 
 
 def write_game_report(item, config: BuildConfig, report: Report, outputs: list[dict],
-                      calibration: list[str] = ()) -> None:
+                      calibration: list[str] = (), cache=None) -> None:
+    """`cache` (pipeline.cache.BuildCache): the paper bill's ink measure is taken from it per file sha256."""
     game = item.game
     inputs = [{"path": str(p.relative_to(config.root)), "sha256": sha256_file(p)} for p in game.data_files]
     missing = sorted({art for laid in item.laid for art in laid.missing_art})
@@ -34,7 +35,7 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "play": _play_summary(item.play),
         "missing_art": missing,
         "outputs": outputs,
-        "paper_bill": paper_bill(outputs, config.root),
+        "paper_bill": paper_bill(outputs, config.root, **({"measure": cached_ink(cache)} if cache else {})),
         "calibration": list(calibration),
     }
     out = config.output / game.id
@@ -46,6 +47,21 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
     data["report_md"] = {"path": str(markdown.relative_to(config.root)),
                          "sha256": atomic_write(markdown, _markdown(data, guide).encode())}
     atomic_write(out / "report.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode())
+
+
+def cached_ink(cache):
+    """paperbill.ink_coverage, measured once per file content (and code fingerprint)."""
+    from pipeline.cache import code_fingerprint, key_of
+    from pipeline.paperbill import ink_coverage
+
+    def measure(path):
+        key = key_of(code_fingerprint(), "ink", sha256_file(path))   # the file's content, not the templates
+        found = cache.get(key)
+        if found is None:
+            found = ink_coverage(path)
+            cache.put(key, found)
+        return found
+    return measure
 
 
 def _play_summary(result) -> list[str]:

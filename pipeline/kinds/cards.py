@@ -8,7 +8,6 @@ import io
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
 from pipeline.games.base import CardDeck
-from pipeline.kinds import pooled
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
 from pipeline.printing import PrintOptions
 
@@ -78,9 +77,7 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
             progress.advance()
     if not laid.ink and {"print", "png"} & set(config.formats):
         written.extend(_print_and_png(game, laid, config, progress))
-    if pooled.is_writer(laid):
-        written.extend(pooled.write(game, laid, config, progress))
-    return written
+    return written              # the game's pooled sheets: pipeline/kinds/pooled.py, after the first deck's
 
 
 def _unique_backs(deck: CardDeck, backs: list | None) -> list[tuple[str, object]]:

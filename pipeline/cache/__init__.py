@@ -1,0 +1,94 @@
+"""Incremental builds: what a build can take from output/.cache instead of computing it again.
+
+Three things are cached, each under a key made of everything it is computed from (pipeline/cache/store.py):
+- a face (FaceRenderer.layout's FaceLayout and problems), keyed by the code fingerprint, the content of
+  templates/, fonts/, the game's own folder and the face's art folder, the ink variant and the face's
+  template name, context, source reference, name, label and size;
+- the files of one write step (one component in one ink variant, or a game's pooled sheets), keyed by the
+  code fingerprint, the same folders, the build options, the game's title and credits and the pickled
+  component with its laid-out faces: their bytes are reused, never drawn again;
+- what a build measures on files it did not change: the paper bill's ink per file sha256, a kind's sheet
+  plans and checks (the rulebook's chapters) per component.
+
+A key never depends on a path's modification time, only on content, so the cache cannot make a file that a
+clean build would make differently; deleting output/.cache only makes the next build slower.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from pipeline.cache.fingerprint import code_fingerprint, tree_digest
+from pipeline.cache.store import Store, key_of
+
+__all__ = ["BuildCache", "BuildStats", "ComponentStats", "code_fingerprint", "key_of"]
+
+CACHE_FOLDER = ".cache"             # under output/; pipeline/output.py never sweeps it
+
+
+@dataclass
+class ComponentStats:
+    """What one build did for one component (or one pooled sheet) of one game, both ink variants."""
+
+    faces: int = 0                   # faces the component has
+    faces_laid_out: int = 0          # of which laid out anew (not found in the cache)
+    files_written: int = 0           # files drawn anew and written
+    files_reused: int = 0            # files whose bytes came from the cache (rewritten only if they differed)
+    seconds: float = 0.0             # layout and writing time
+    built: bool = True               # False: left out by --only and not current in the cache: no file
+
+
+@dataclass
+class BuildStats:
+    """Filled by build(config, progress, stats=BuildStats()): games[game id][component id]."""
+
+    games: dict[str, dict[str, ComponentStats]] = field(default_factory=dict)
+
+    def of(self, game: str, component: str) -> ComponentStats:
+        return self.games.setdefault(game, {}).setdefault(component, ComponentStats())
+
+    def total(self, game: str | None = None) -> ComponentStats:
+        total = ComponentStats()
+        for name, components in self.games.items():
+            for part in components.values() if game in (None, name) else ():
+                for key, value in asdict(part).items():
+                    if key != "built":
+                        setattr(total, key, getattr(total, key) + value)
+        return total
+
+
+class BuildCache:
+    """One game's view of the store: the part of every key that is the same for the whole build."""
+
+    def __init__(self, root: Path, output: Path, template_dir: Path):
+        root = Path(root).resolve()
+        self.store = Store(Path(output) / CACHE_FOLDER)
+        self._trees: dict[Path, str] = {}
+        template_dir = Path(template_dir).resolve()
+        folders = [root / "templates", root / "fonts"]
+        if not template_dir.is_relative_to(root / "templates"):
+            folders.append(template_dir)
+        self.base = (code_fingerprint(), str(root), tuple(self.tree(folder) for folder in folders))
+
+    def tree(self, folder: Path | None) -> str | None:
+        """A folder's content digest, once per build (files are fixed while a build runs)."""
+        if folder is None:
+            return None
+        folder = Path(folder).resolve()
+        if folder not in self._trees:
+            self._trees[folder] = tree_digest(folder)
+        return self._trees[folder]
+
+    def key(self, *parts) -> str | None:
+        return key_of(self.base, *parts)
+
+    def get(self, key: str | None, default=None):
+        return self.store.get(key, default)
+
+    def put(self, key: str | None, value) -> None:
+        self.store.put(key, value)
+
+    def face_key(self, renderer, face) -> str | None:
+        return self.key("face", str(renderer.game_dir), renderer.ink_saver, face.template, face.context, face.ref,
+                        face.name, face.label, str(face.data_dir), self.tree(face.data_dir), face.size_mm)

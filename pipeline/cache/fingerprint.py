@@ -1,0 +1,52 @@
+"""What a cache key must hold besides a thing's own inputs: the code that draws and the files it reads.
+
+`code_fingerprint()` changes when any pipeline source changes, or Python, or any installed distribution
+(reportlab, pillow, pypdfium2, the font packages...): an upgrade can never reuse bytes an older version made.
+`tree_digest(folder)` is the content of every file under a folder (templates, art, fonts), so a key that
+holds it changes when any of them does, whatever its modification time says."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+PIPELINE = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    digest = hashlib.sha256(f"python {sys.version}\n".encode())
+    for dist in sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()):
+        digest.update(dist.encode() + b"\n")
+    digest.update(tree_digest(PIPELINE, suffixes=(".py", ".yaml", ".yml", ".json", ".txt")).encode())
+    return digest.hexdigest()
+
+
+def tree_digest(folder: Path, suffixes: tuple[str, ...] | None = None) -> str:
+    """sha256 over the sorted relative paths and contents of the files under `folder` (links followed, like
+    the readers do); "absent" for a missing folder. Caches and temporaries are skipped."""
+    digest = hashlib.sha256()
+    folder = Path(folder)
+    if not folder.is_dir():
+        return "absent:" + str(folder)
+    for path in sorted(_files(folder)):
+        if suffixes is not None and not path.endswith(suffixes):
+            continue
+        digest.update(path.encode() + b"\0")
+        try:
+            digest.update(hashlib.sha256((folder / path).read_bytes()).digest())
+        except OSError as exc:                      # unreadable: a key that matches nothing stored
+            digest.update(f"unreadable {exc}".encode())
+    return digest.hexdigest()
+
+
+def _files(folder: Path):
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", ".cache", ".pnp-tmp")]
+        for name in names:
+            if not name.endswith((".pyc", ".tmp")):
+                yield os.path.relpath(os.path.join(top, name), folder).replace(os.sep, "/")
