@@ -160,3 +160,29 @@ def test_an_unknown_revision_is_a_usage_problem(repo):
 
 def _git_bytes(repo: Path, what: str) -> bytes:
     return subprocess.run(["git", "-C", str(repo), "show", what], capture_output=True, check=True).stdout
+
+
+def test_cards_of_two_sizes_make_one_reprint_file_the_same_bytes_each_time():
+    import io
+
+    import pypdfium2 as pdfium
+
+    from pipeline.diff_versions import load_version
+    from pipeline.games import load_game
+    from pipeline.render.reprint import ReprintCard, write_reprint
+    from tests.conftest import ROOT
+
+    version = load_version(load_game("challengers", ROOT), ROOT, "now", Report())
+    card = version.cards[("cards-city", "city_recrue-1")]
+    trophy = next(c for key, c in version.cards.items() if key[0] == "trophies")
+    cards = [ReprintCard(c.front_face, c.back_face, c.deck.title) for c in (card, trophy)]
+    first, second = io.BytesIO(), io.BytesIO()
+    info = write_reprint(first, cards, "a4", "Challengers")
+    write_reprint(second, cards, "a4", "Challengers")
+    assert first.getvalue() == second.getvalue()
+    assert info == {"pages": 4, "sheets": 2, "cards": 2}               # each size its own duplex sheet
+    document = pdfium.PdfDocument(first.getvalue())
+    try:
+        assert len(document) == 4
+    finally:
+        document.close()

@@ -4,11 +4,15 @@ own back), one run of sheets per size, the runs joined into one PDF."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
 from pipeline.printing import PrintOptions
+
+_ID = re.compile(rb"/ID\s*\[\s*<[0-9A-Fa-f]*>\s*<[0-9A-Fa-f]*>\s*\]")
 
 
 @dataclass(frozen=True)
@@ -46,17 +50,20 @@ def write_reprint(target, cards: Sequence[ReprintCard], paper: str, game_title: 
 
 
 def _joined(parts: list[bytes]) -> bytes:
+    """The runs as one PDF: the first run's document (its properties: title, author, keywords) with the
+    others' pages appended by pdfium; pdfium's random file /ID is replaced by a digest of the file, so the
+    same cards give the same bytes."""
     import pypdfium2 as pdfium
 
-    joined = pdfium.PdfDocument.new()
     opened = [pdfium.PdfDocument(part) for part in parts]
     try:
-        for document in opened:
-            joined.import_pages(document)
+        for document in opened[1:]:
+            opened[0].import_pages(document)
         out = io.BytesIO()
-        joined.save(out)
-        return out.getvalue()
+        opened[0].save(out)
     finally:
         for document in opened:
             document.close()
-        joined.close()
+    data = out.getvalue()
+    digest = hashlib.md5(_ID.sub(b"", data)).hexdigest().upper().encode("ascii")
+    return _ID.sub(b"/ID[<" + digest + b"><" + digest + b">]", data)
