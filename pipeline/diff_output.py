@@ -6,13 +6,13 @@ is not the build's (pipeline/output.py NOT_BUILT); a run that finds no change le
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.diff import Changes, compare, rulebook_of
-from pipeline.diff_versions import Version, load_version, old_data_files, relabel, with_data_files
-from pipeline.errors import PipelineError, Report
+from pipeline.diff import Changes, compare
+from pipeline.diff_rulebook import changed_pages
+from pipeline.diff_versions import load_version, old_data_files, relabel, with_data_files
+from pipeline.errors import Report
 from pipeline.games import load_game
 
 FOLDER = "diff"
@@ -42,80 +42,13 @@ def diff_game(root: Path, game_id: str, old: str, papers: tuple[str, ...], repor
         changes = compare(before, after)
         if changes.cards or changes.rules:
             changes.rulebook_paper = papers[0]
-            changes.rulebook_pages = rulebook_pages(before, after, papers[0], root, report)
+            changes.rulebook_pages = changed_pages(before, after, papers[0], root, report)
     folder = output / game.id / FOLDER
     result = DiffResult(changes)
     if not changes.none:
         result.written = write_diff(folder, game, changes, papers, backs)
     _remove_others(folder, result.written)
     return result
-
-
-def rulebook_pages(before: Version, after: Version, paper: str, root: Path, report: Report) -> list[int]:
-    """The pages of the new rulebook holding lines that differ from the old one's (difflib over the whole
-    book's lines, so a paragraph pushed to the next page does not mark every page after it); none when either
-    cannot be rendered: why is a warning in `report`, as `pnp build` would make it an error."""
-    from difflib import SequenceMatcher
-
-    old_pages, new_pages = rulebook_texts(before, paper, root, report), rulebook_texts(after, paper, root, report)
-    if not old_pages or not new_pages:
-        return []
-    old_lines = [line for text in old_pages for line in _lines(text)]
-    placed = [(number, line) for number, text in enumerate(new_pages, 1) for line in _lines(text)]
-    new_lines = [line for _, line in placed]
-    pages = set()
-    for tag, _, _, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
-        if tag != "equal" and placed:
-            pages.update(placed[j][0] for j in range(j1, max(j2, j1 + 1)) if j < len(placed))
-    return sorted(pages)
-
-
-_FOLIO = re.compile(r"^page \d+\s*/\s*\d+$", re.IGNORECASE)    # "page 3 / 15": changes with the page count
-
-
-def _lines(text: str) -> list[str]:
-    return [line.strip() for line in text.splitlines() if line.strip() and not _FOLIO.match(line.strip())]
-
-
-def rulebook_texts(version: Version, paper: str, root: Path, report: Report) -> list[str]:
-    import pypdfium2 as pdfium
-
-    from pipeline.kinds import rulebook as kind
-    from pipeline.printing import PrintOptions
-    from pipeline.progress import Progress
-    from pipeline.render.fonts import default_fonts
-    from pipeline.render.rulebook import write_rulebook
-
-    spec = rulebook_of(version)
-    if spec is None:
-        return []
-    figures = kind.lay_out(spec, lambda face: _layout(version, face, Report()), Progress(), False, Report())
-    buffer = io.BytesIO()
-    try:
-        write_rulebook(buffer, version.game.template_dir / spec.source, spec.context, figures,
-                       PrintOptions(paper=paper, game_title=version.game.title, fonts=default_fonts()), root)
-    except PipelineError as exc:
-        for problem in exc.problems:
-            report.warning(problem.where, f"the rulebook of {version.label} cannot be rendered, so its changed "
-                           f"pages are not known: {problem.message}", "diff")
-        return []
-    pdf = pdfium.PdfDocument(buffer.getvalue())
-    try:
-        texts = []
-        for page in pdf:
-            textpage = page.get_textpage()
-            texts.append(textpage.get_text_range())
-            textpage.close()
-            page.close()
-        return texts
-    finally:
-        pdf.close()
-
-
-def _layout(version: Version, face, report: Report):
-    from pipeline.diff_versions import lay_out
-
-    return lay_out(version.renderer, face, report)
 
 
 def write_diff(folder: Path, game, changes: Changes, papers: tuple[str, ...], backs: str) -> list[Path]:
