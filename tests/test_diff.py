@@ -186,3 +186,38 @@ def test_cards_of_two_sizes_make_one_reprint_file_the_same_bytes_each_time():
         assert len(document) == 4
     finally:
         document.close()
+
+
+def test_the_rulebook_pages_listed_hold_the_changed_rule(diffed, repo):
+    from pipeline.diff_rulebook import _Book
+    from pipeline.diff_versions import load_version
+    from pipeline.games import load_game
+
+    pages = _Book(load_version(load_game("buildit", repo), repo, "now", Report()), repo).texts("a4", Report())
+    income = [number for number, text in enumerate(pages, 1) if "prenez +3 PO" in text]
+    assert income and set(income) <= set(diffed.changes.rulebook_pages)
+    assert len(diffed.changes.rulebook_pages) < len(pages)
+
+
+def test_a_row_changed_in_a_column_the_card_does_not_print_is_data_only():
+    from types import SimpleNamespace
+
+    from pipeline.diff import DATA_ONLY, compare
+    from pipeline.diff_versions import Card, Version
+    from pipeline.errors import SourceRef
+    from pipeline.games.base import CardDeck, FaceSpec
+    from pipeline.schema import Record
+
+    def version(notes: str, key: str) -> Version:
+        ref = SourceRef("game.xlsx", "cards", 2)
+        record = Record("cards", ref, {"id": "a", "notes": notes}, {"id": "A", "notes": "B"})
+        front = FaceSpec("card.yaml", {}, ref, "a", "Carte A")
+        deck = CardDeck("cards", "Cartes", (front,), None)
+        card = Card(deck, front, None, SimpleNamespace(key=key), None)
+        return Version("v", None, {"cards": [record]}, [deck], {card.key: card})
+
+    same_face = compare(version("old note", "k1"), version("new note", "k1"))
+    assert [(c.status, [str(f) for f in c.fields]) for c in same_face.cards] == \
+        [(DATA_ONLY, ["cards › B2 (notes): old note → new note"])]
+    assert not same_face.cards[0].reprint
+    assert compare(version("same", "k1"), version("same", "k1")).none
