@@ -375,7 +375,12 @@ def diff(game: str = typer.Argument(..., help="Game id."),
         _usage(f"--backs must be one of {', '.join(BACKS)}, not {backs!r}")
     papers = _choices(paper, PAPERS, "--paper")
     report = Report()
-    result = diff_game(PROJECT_ROOT, _games([game])[0], old, papers, report, backs)
+    try:
+        result = diff_game(PROJECT_ROOT, _games([game])[0], old, papers, report, backs)
+    except PipelineError as exc:
+        if any(problem.rule != "usage" for problem in exc.problems):
+            raise
+        _usage("; ".join(f"{p.where}: {p.message}" for p in exc.problems))     # OLD: no file, no revision
     _print_problems(report)
     if result.changes is None:
         out("diff failed: a version has errors")

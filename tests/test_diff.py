@@ -221,3 +221,10 @@ def test_a_row_changed_in_a_column_the_card_does_not_print_is_data_only():
         [(DATA_ONLY, ["cards › B2 (notes): old note → new note"])]
     assert not same_face.cards[0].reprint
     assert compare(version("same", "k1"), version("same", "k1")).none
+
+
+def test_cli_an_unknown_revision_is_a_usage_error(repo):
+    result = run_cli("diff", "buildit", "no-such-revision", root=repo)
+    assert result.returncode == 2
+    assert "no-such-revision:sheets/buildit.xlsx: neither a file nor a git revision" in result.stderr
+    assert "Traceback" not in result.stderr
