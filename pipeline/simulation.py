@@ -205,6 +205,10 @@ def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()
     simulate_pdf.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
     simulate_table.write_csv(simulate_table.games_frame([(sides_of(loaded), result)]), folder / "games.csv")
     tables = simulate_ratios.write_csvs(simulate_ratios.computed(sections["ratios"], result), folder)
+    for table in sections["ratios"]:          # a table this run counted nothing for: no earlier run's CSV stays
+        stale = folder / f"{table.id}.csv"
+        if stale not in tables and stale.is_file() and not stale.is_symlink():
+            stale.unlink()
     return [folder / "report.md", folder / "report.pdf", folder / "games.csv", *tables]
 
 

@@ -263,3 +263,19 @@ def test_bars_share_a_scale_draw_the_reference_and_print_a_dash_for_nothing_meas
     dashed = sorted(round(line["x0"], 2) for line in page.lines
                     if line["x0"] == pytest.approx(line["x1"]) and line["x0"] > zero + 1 and line["height"] > 20)
     assert dashed == [pytest.approx(zero + 0.4 * scale, abs=0.01)] * 2
+
+
+def test_a_table_a_run_counted_nothing_for_leaves_no_earlier_csv(league_cli, monkeypatch):
+    """The CSV of a ratio table comes from this run or is not there: an earlier run's file does not stay
+    beside reports it no longer matches."""
+    from dataclasses import replace
+
+    invoke, folder = league_cli
+    assert invoke("--players", "2", "--games", "10").exit_code == 0
+    assert (folder / "set_strength.csv").is_file()
+    ghost = RatioTable("set_strength", "Set strength", (Ratio("never_won", "never", "win rate"),))
+    quiet = replace(toy_league.SIMULATION, ratios=(ghost, CARDS))
+    monkeypatch.setattr(toy_league, "SIMULATION", quiet)
+    done = invoke("--players", "2", "--games", "10")
+    assert done.exit_code == 0, done.output
+    assert not (folder / "set_strength.csv").exists() and (folder / "cards.csv").is_file()
