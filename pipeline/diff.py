@@ -50,6 +50,7 @@ class Changes:
     cards: list[CardChange] = field(default_factory=list)
     rules: list[FieldChange] = field(default_factory=list)
     rulebook_pages: list[int] = field(default_factory=list)     # pages of the new rulebook whose text differs
+    rules_pages: list[int] | None = None                        # those the rules' changes make (None: not known)
     rulebook_paper: str = "a4"
 
     @property
@@ -67,13 +68,23 @@ class Changes:
             where = "" if "row" in change.label else f" ({change.row})"
             lines.append(f"{change.status}: {deck} › {change.label}{where}")
             lines.extend(f"  {item}" for item in change.fields)
+        paper = self.rulebook_paper.upper()
         if self.rules:
             lines.append("rules:")
             lines.extend(f"  {item}" for item in self.rules)
-        if self.rulebook_pages:
-            lines.append(f"rulebook: pages {', '.join(map(str, self.rulebook_pages))} of "
-                         f"{self.rulebook_paper.upper()} differ")
+            if self.rules_pages:
+                lines.append(f"  rulebook pages they change ({paper}): {_numbers(self.rules_pages)}")
+        if self.rulebook_pages and self.rules_pages is None:
+            lines.append(f"rulebook pages that changed ({paper}): {_numbers(self.rulebook_pages)}")
+        elif self.rulebook_pages:
+            others = [page for page in self.rulebook_pages if page not in self.rules_pages]
+            if others:
+                lines.append(f"rulebook pages the cards' changes make ({paper}): {_numbers(others)}")
         return lines
+
+
+def _numbers(pages: list[int]) -> str:
+    return ", ".join(map(str, pages))
 
 
 def shown(value: Any) -> str:

@@ -42,7 +42,8 @@ def diff_game(root: Path, game_id: str, old: str, papers: tuple[str, ...], repor
         changes = compare(before, after)
         if changes.cards or changes.rules:
             changes.rulebook_paper = papers[0]
-            changes.rulebook_pages = changed_pages(before, after, papers[0], root, report)
+            changes.rulebook_pages, changes.rules_pages = changed_pages(
+                before, after, papers[0], root, report, bool(changes.rules), bool(changes.cards))
     folder = output / game.id / FOLDER
     result = DiffResult(changes)
     if not changes.none:

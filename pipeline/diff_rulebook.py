@@ -10,30 +10,60 @@ import re
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from pipeline.diff import rulebook_of
+from pipeline.diff import RULES_SHEET, rulebook_of
 from pipeline.diff_versions import Version, lay_out
 from pipeline.errors import PipelineError, Report
 
 _FOLIO = re.compile(r"^page \d+\s*/\s*\d+$", re.IGNORECASE)    # "page 3 / 15": changes with the page count
 
 
-def changed_pages(before: Version, after: Version, paper: str, root: Path, report: Report) -> list[int]:
-    """Pages of the new rulebook holding lines that differ from the old one's; none when either book cannot be
-    rendered (why is a warning in `report`, as `pnp build` would make it an error)."""
+def changed_pages(before: Version, after: Version, paper: str, root: Path, report: Report, rules_changed: bool,
+                  cards_changed: bool) -> tuple[list[int], list[int] | None]:
+    """Pages of the new rulebook holding lines that differ from the old one's, and those of them the `rules`
+    sheet's changes make (None when that cannot be told apart); none when either book cannot be rendered (why
+    is a warning in `report`, as `pnp build` would make it an error).
+
+    When both the rules and the cards changed, a third book is made from the old data with the new rules
+    sheet: a changed line it already holds comes from the rules."""
     old_book, new_book = _Book(before, root), _Book(after, root)
     if old_book.spec is None or new_book.spec is None or old_book.source() == new_book.source():
-        return []
+        return [], []
     old_pages, new_pages = old_book.texts(paper, report), new_book.texts(paper, report)
     if not old_pages or not new_pages:
-        return []
-    old_lines = [line for text in old_pages for line in _lines(text)]
+        return [], []
     placed = [(number, line) for number, text in enumerate(new_pages, 1) for line in _lines(text)]
+    changed = _changed(old_pages, placed)
+    pages = sorted({placed[j][0] for j in changed})
+    if not (rules_changed and cards_changed):
+        return pages, pages if rules_changed else []
+    mixed = _with_new_rules(before, after)
+    mixed_pages = _Book(mixed, root).texts(paper, Report()) if mixed is not None else []
+    if not mixed_pages:
+        return pages, None
+    from_cards = _changed(mixed_pages, placed)
+    return pages, sorted({placed[j][0] for j in changed - from_cards})
+
+
+def _changed(old_pages: list[str], placed: list[tuple[int, str]]) -> set[int]:
+    """The indices of the new book's lines (page, line) that the old book's lines do not hold in order."""
+    old_lines = [line for text in old_pages for line in _lines(text)]
     new_lines = [line for _, line in placed]
-    pages = set()
+    found: set[int] = set()
     for tag, _, _, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
         if tag != "equal" and placed:
-            pages.update(placed[min(j, len(placed) - 1)][0] for j in range(j1, max(j2, j1 + 1)))
-    return sorted(pages)
+            found.update(min(j, len(placed) - 1) for j in range(j1, max(j2, j1 + 1)))
+    return found
+
+
+def _with_new_rules(before: Version, after: Version) -> Version | None:
+    """The old data with the new `rules` sheet; None when the game's components cannot be made of that mix
+    (a new rule may name a row only the new data has: any error of the game's own code means just that)."""
+    records = {**before.records, RULES_SHEET: after.records.get(RULES_SHEET, [])}
+    try:
+        components = before.game.components(records)
+    except Exception:       # noqa: BLE001 — the mix is not a version anyone wrote; the attribution is then unknown
+        return None
+    return Version(f"{before.label} + rules", before.game, records, components, renderer=after.renderer)
 
 
 def _lines(text: str) -> list[str]:

@@ -195,8 +195,13 @@ def test_the_rulebook_pages_listed_hold_the_changed_rule(diffed, repo):
 
     pages = _Book(load_version(load_game("buildit", repo), repo, "now", Report()), repo).texts("a4", Report())
     income = [number for number, text in enumerate(pages, 1) if "prenez +3 PO" in text]
-    assert income and set(income) <= set(diffed.changes.rulebook_pages)
+    rules_pages = diffed.changes.rules_pages
+    assert income and set(income) <= set(rules_pages) < set(diffed.changes.rulebook_pages)
     assert len(diffed.changes.rulebook_pages) < len(pages)
+    # the material list's contracts are the cards' doing, not the income's
+    material = [number for number, text in enumerate(pages, 1) if "Tour Panorama" in text]
+    assert material and not set(material) & set(rules_pages)
+    assert f"  rulebook pages they change (A4): {', '.join(map(str, rules_pages))}" in diffed.changes.lines()
 
 
 def test_a_row_changed_in_a_column_the_card_does_not_print_is_data_only():
