@@ -40,6 +40,10 @@ class CardChange:
     new: Card | None = None
 
     @property
+    def new_or_old(self) -> Card:
+        return self.new or self.old
+
+    @property
     def reprint(self) -> bool:
         return self.status in (ADDED, CHANGED)
 

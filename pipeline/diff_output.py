@@ -97,7 +97,7 @@ def change_pages(changes: Changes) -> list:
                 news.append(new.back_face)
                 boxes.append(changed_boxes(old.back_face, new.back_face))
         lines = [f"{item.where} : était {shown(item.old)}, devient {shown(item.new)}" for item in change.fields] \
-            or [change.row]
+            or [f"ligne {change.new_or_old.front.ref.row} de la feuille {change.new_or_old.front.ref.sheet}"]
         pages.append(ChangePage(f"Carte {titles[change.status]} : {change.label} ({change.key[0]})",
                                 changes.old_label, olds or [None], news or [None], boxes, lines))
     return pages

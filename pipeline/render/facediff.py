@@ -21,6 +21,7 @@ CELL_PX = 6                 # ~1.5 mm at 100 dpi: a changed digit is one box, no
 THRESHOLD = 24              # a channel differing by less is antialiasing noise
 MARGIN_MM = 1.0             # an outline drawn around the change, not on it
 OUTLINE = (0.86, 0.08, 0.12)
+ABSENT = "(absente de cette version)"
 
 Box = tuple[float, float, float, float]     # x0, y0, x1, y1 in mm from the trim's bottom-left, y up
 
@@ -117,7 +118,8 @@ def write_changes(target, pages: Sequence[ChangePage], title: str, paper: str = 
         for x_mm, faces, caption in columns:
             draw_string(canvas, x_mm * MM, (height_mm - 22) * MM, caption, font, 9, fallbacks)
             for index, face in enumerate(faces):
-                if face is None:
+                if face is None:            # a card added (no old face) or removed (no new one)
+                    draw_string(canvas, x_mm * MM, (height_mm - 32) * MM, ABSENT, font, 9, fallbacks)
                     continue
                 scale = min(room_w * MM / face.width, room_h * MM / face.height, 2.0)
                 top = height_mm - 26 - index * room_h
