@@ -8,7 +8,6 @@ parameter, with the rulebook pages whose text differs. pipeline/diff_output.py w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pipeline.diff_versions import Card, Key, Version
@@ -187,6 +186,3 @@ def _order(old: Version, new: Version):
         return (deck, 0, new_places[key]) if key in new_places else (deck, 1, old_places[key])
     return place
 
-
-def display(path: Path, root: Path) -> str:
-    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
