@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	git config diff.pnp.textconv "$(BIN)/pnp textconv" 2>/dev/null || true   # readable workbook diffs (.gitattributes)
 	touch $(STAMP)
 
 build: $(STAMP)
