@@ -188,6 +188,35 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
 
 
 @app.command()
+def watch(game: str = typer.Argument(..., help="Game id."),
+          paper: str = typer.Option("all", help="a4, letter or all."),
+          only: Optional[str] = typer.Option(None, help="Components to build, comma-separated (players,tactics)."),
+          strict: bool = typer.Option(False, help="Warnings fail too.")) -> None:
+    """Build, then rebuild on every save of the game's workbook, templates, art or fonts (Ctrl-C stops)."""
+    from pipeline import watch as watching
+
+    config = BuildConfig(root=PROJECT_ROOT, games=_games([game]), papers=_choices(paper, PAPERS, "--paper"),
+                         strict=strict)
+    components = tuple(part.strip() for part in only.split(",") if part.strip()) if only else ()
+    try:
+        rebuilder = watching.Rebuilder(config, components)
+    except ValueError as exc:
+        _usage(str(exc))
+
+    def emit(lines: list[str]) -> None:
+        for line in lines:
+            print(line, flush=True)
+
+    try:
+        emit([f"building {game}…"])
+        emit(rebuilder.rebuild())
+        watching.watch(rebuilder, emit)
+    except KeyboardInterrupt:
+        err("stopped watching")
+        raise typer.Exit(130)
+
+
+@app.command()
 def simulate(game: str = typer.Argument(..., help="Game id."),
              games: int = typer.Option(200, min=1, max=1_000_000, help="How many games to play."),
              seed: int = typer.Option(1, min=0, help="Master seed: game i plays with seed S × 1000003 + i."),
