@@ -139,7 +139,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     `stats` (a pipeline.cache.BuildStats), when given, is filled with what this build did, per game and
     component: stats.games["nba"]["players"] is a ComponentStats with `faces` (how many the component has,
     both ink variants), `faces_laid_out` (of those, laid out anew: not in output/.cache), `files_written`
-    (drawn anew), `files_reused` (bytes taken from the cache), `seconds` (layout and writing) and `built`
+    (drawn anew), `files_reused` (kept: already on disk as the cache says), `seconds` (layout and writing) and `built`
     (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
     Raises UnknownComponent when config.only names no component of the requested games."""
     from pipeline.report import write_game_report
@@ -167,7 +167,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
         report.warning(str(path.relative_to(config.root)) if path.is_relative_to(config.root) else str(path),
                        f"a file of an earlier build could not be removed ({reason}): delete it by hand", "output")
     if prepared and prepared[0].cache:
-        prepared[0].cache.store.prune()
+        prepared[0].cache.prune()
     return report, [item.game.id for item in prepared]
 
 

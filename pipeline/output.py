@@ -64,21 +64,6 @@ def record(path: Path, digest: str) -> None:
         written[os.path.abspath(path)] = digest
 
 
-def reuse(path: Path, data: bytes) -> bool:
-    """Make `path` hold `data`: recorded as written, rewritten only if what is there differs. True if it was
-    already there (not written again)."""
-    digest = hashlib.sha256(data).hexdigest()
-    try:
-        same = not os.path.islink(path) and sha256_file(path) == digest
-    except OSError:
-        same = False
-    if not same:
-        atomic_write(path, data)
-        return False
-    record(path, digest)
-    return True
-
-
 @contextlib.contextmanager
 def recording() -> Iterator[dict[str, str]]:
     """Every file `atomic_write` writes inside the block: {absolute path: sha256}."""

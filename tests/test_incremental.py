@@ -99,7 +99,7 @@ def test_deleting_the_cache_changes_nothing(built, tmp_path):
 def test_corrupted_or_foreign_entries_are_never_trusted(built, tmp_path):
     root, first = built
     before = files(root)
-    entries = sorted(p for p in (root / "output" / ".cache").glob("*/*") if not p.name.startswith("."))
+    entries = sorted(p for p in (root / "output" / ".cache").glob("*/*/*") if not p.name.startswith("."))
     contents = [p.read_bytes() for p in entries]
     for index, path in enumerate(entries):
         if index % 2:                                   # another entry's (valid) file under this key
@@ -111,6 +111,16 @@ def test_corrupted_or_foreign_entries_are_never_trusted(built, tmp_path):
     stats = run(root)
     assert laid_out(stats) == laid_out(first)          # every face laid out as in a clean build
     assert all(part.files_reused == 0 for part in stats.games[GAME].values())
+    assert files(root) == before
+
+
+def test_a_damaged_output_file_is_drawn_again(built):
+    root, _ = built
+    before = files(root)
+    sheet = root / "output" / GAME / "pnp-a4" / "players.pdf"
+    sheet.write_bytes(sheet.read_bytes()[:-10])
+    stats = run(root)
+    assert stats.games[GAME]["players"].files_written == 1 and laid_out(stats) == {}
     assert files(root) == before
 
 

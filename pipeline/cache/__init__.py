@@ -6,7 +6,8 @@ Three things are cached, each under a key made of everything it is computed from
   template name, context, source reference, name, label and size;
 - the files of one write step (one component in one ink variant, or a game's pooled sheets), keyed by the
   code fingerprint, the same folders, the build options, the game's title and credits and the pickled
-  component with its laid-out faces: their bytes are reused, never drawn again;
+  component with its faces' keys: the report entries and each file's sha256, so files still on disk with
+  those checksums are kept, never drawn again (pipeline/cache/writes.py);
 - what a build measures on files it did not change: the paper bill's ink per file sha256, a kind's sheet
   plans and checks (the rulebook's chapters) per component.
 
@@ -34,7 +35,7 @@ class ComponentStats:
     faces: int = 0                   # faces the component has
     faces_laid_out: int = 0          # of which laid out anew (not found in the cache)
     files_written: int = 0           # files drawn anew and written
-    files_reused: int = 0            # files whose bytes came from the cache (rewritten only if they differed)
+    files_reused: int = 0            # files kept: on disk with the checksum the cache holds for them
     seconds: float = 0.0             # layout and writing time
     built: bool = True               # False: left out by --only and not current in the cache: no file
 
@@ -63,7 +64,8 @@ class BuildCache:
 
     def __init__(self, root: Path, output: Path, template_dir: Path):
         root = Path(root).resolve()
-        self.store = Store(Path(output) / CACHE_FOLDER)
+        # one folder per code fingerprint: another version's entries can never be read, and go (prune)
+        self.store = Store(Path(output) / CACHE_FOLDER / code_fingerprint()[:16])
         self._trees: dict[Path, str] = {}
         template_dir = Path(template_dir).resolve()
         folders = [root / "templates", root / "fonts"]
@@ -88,6 +90,15 @@ class BuildCache:
 
     def put(self, key: str | None, value) -> None:
         self.store.put(key, value)
+
+    def prune(self) -> None:
+        """Entries of other code fingerprints, and entries unread for a month, removed."""
+        import shutil
+
+        for folder in self.store.folder.parent.iterdir() if self.store.folder.parent.is_dir() else ():
+            if folder.is_dir() and not folder.is_symlink() and folder != self.store.folder:
+                shutil.rmtree(folder, ignore_errors=True)
+        self.store.prune()
 
     def face_key(self, renderer, face) -> str | None:
         return self.key("face", str(renderer.game_dir), renderer.ink_saver, face.template, face.context, face.ref,

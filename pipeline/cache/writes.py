@@ -1,29 +1,32 @@
-"""One write step through the cache: the files of a component (or a game's pooled sheets) drawn anew and
-stored with their report entries, or taken back byte for byte when the step's key is found."""
+"""One write step through the cache: the files of a component (or a game's pooled sheets) drawn anew, or,
+when the step's key is found, the files already on disk kept — if each still holds the bytes the step made
+(its sha256 is checked), else the step is drawn again. The cache holds report entries and checksums, not a
+second copy of the PDFs."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from pathlib import Path
 from typing import Callable
 
 from pipeline.cache import BuildCache, ComponentStats
-from pipeline.output import capturing, reuse
+from pipeline.output import capturing, record, sha256_file
 
 
 def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], list[dict]], root: Path,
                stats: ComponentStats, new: bool = True) -> list[dict] | None:
-    """The step's report entries. Found: its files are made to hold the stored bytes (written only where
-    they differ). Not found: drawn by `write()` and stored — unless `new` is False (a component left out by
+    """The step's report entries. Found and its files intact: nothing is written, the files are recorded as
+    this build's. Otherwise drawn by `write()` and stored — unless `new` is False (a component left out by
     --only), then nothing is written and None returned."""
     start = time.perf_counter()
     try:
         found = cache.get(key) if cache and key else None
-        if found is not None:
+        if found is not None and _intact(root, found[1]):
             entries, files = found
-            for rel, data in files:
-                reuse(Path(root) / rel, data)
+            for rel, digest in files:
+                record(Path(root) / rel, digest)
             stats.files_reused += len(files)
             return entries
         if not new:
@@ -33,7 +36,20 @@ def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], li
             entries = write()
         stats.files_written += len(files)
         if cache and key:
-            cache.put(key, (entries, [(os.path.relpath(path, root), data) for path, data in files]))
+            cache.put(key, (entries, [(os.path.relpath(path, root), hashlib.sha256(data).hexdigest())
+                                      for path, data in files]))
         return entries
     finally:
         stats.seconds += time.perf_counter() - start
+
+
+def _intact(root: Path, files: list[tuple[str, str]]) -> bool:
+    """Every file of the step is on disk (not a link) with the checksum it was written with."""
+    for rel, digest in files:
+        path = Path(root) / rel
+        try:
+            if path.is_symlink() or sha256_file(path) != digest:
+                return False
+        except OSError:
+            return False
+    return True
