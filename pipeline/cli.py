@@ -198,10 +198,7 @@ def watch(game: str = typer.Argument(..., help="Game id."),
     config = BuildConfig(root=PROJECT_ROOT, games=_games([game]), papers=_choices(paper, PAPERS, "--paper"),
                          strict=strict)
     components = tuple(part.strip() for part in only.split(",") if part.strip()) if only else ()
-    try:
-        rebuilder = watching.Rebuilder(config, components)
-    except ValueError as exc:
-        _usage(str(exc))
+    rebuilder = watching.Rebuilder(config, components)
 
     def emit(lines: list[str]) -> None:
         for line in lines:
@@ -209,7 +206,10 @@ def watch(game: str = typer.Argument(..., help="Game id."),
 
     try:
         emit([f"building {game}…"])
-        emit(rebuilder.rebuild())
+        try:
+            emit(rebuilder.first())
+        except ValueError as exc:           # pipeline.build.UnknownComponent: --only names no component
+            _usage(str(exc))
         watching.watch(rebuilder, emit)
     except KeyboardInterrupt:
         err("stopped watching")

@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 import zipfile
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -97,7 +97,7 @@ class Rebuilder:
     def __init__(self, config: BuildConfig, only: tuple[str, ...] = (), progress: Progress | None = None):
         from pipeline.games import load_game
 
-        self.config = _with_only(config, only) if only else config
+        self.config = replace(config, only=only) if only else config
         self.only = only
         self.progress = progress or Progress()
         self.game = load_game(config.games[0], config.root)
@@ -107,21 +107,33 @@ class Rebuilder:
         path = Path(path)
         return path.relative_to(self.config.root).as_posix() if path.is_relative_to(self.config.root) else str(path)
 
+    def first(self) -> list[str]:
+        """The build before watching: --only naming no component is a usage mistake here (UnknownComponent)."""
+        return self._build(set(), first=True)
+
     def rebuild(self, changed: Iterable[Path] = ()) -> list[str]:
-        """Build once after `changed` (nothing: the first build); the lines to print. Never raises for a
-        user's file: a problem becomes a line, and the next save rebuilds."""
-        changed = {Path(path).absolute() for path in changed}
+        """Build once after `changed`; the lines to print. Never raises for a user's file: a problem becomes
+        a line, and the next save rebuilds."""
+        return self._build({Path(path).absolute() for path in changed})
+
+    def _build(self, changed: set[Path], first: bool = False) -> list[str]:
+        from pipeline.build import BuildStats, UnknownComponent, build
+
         waiting = [f"{self._shown(path)} {why}: not built, waiting for the next save"
                    for path in sorted(self.watched.data_files) if (why := incomplete(path))]
         if waiting:
             return waiting
         _forget_cached_inputs(changed - self.watched.data_files)
-        started = time.perf_counter()
+        started, stats = time.perf_counter(), BuildStats()
         try:
-            report, built, stats = _build(self.config, self.progress)
+            report, built = build(self.config, self.progress, stats=stats)
         except PipelineError as exc:
-            report, built, stats = Report(), [], None
+            report, built = Report(), []
             report.extend(exc.problems)
+        except UnknownComponent as exc:      # a component renamed in the workbook since `pnp watch` started
+            if first:
+                raise
+            return [f"error {exc}; watching for the next save"]
         except Exception as exc:            # a bug must not end the designer's session: say it, keep watching
             return [f"error: the build stopped on {type(exc).__name__}: {exc} (a bug in pnp: please report it)"]
         seconds = time.perf_counter() - started
@@ -131,32 +143,28 @@ class Rebuilder:
         if report.failed(self.config.strict) or not built:
             lines.append("build failed: nothing was written; watching for the next save")
             return lines
-        return lines + [_rebuilt_line(self.game.id, self.only, stats, seconds)]
+        parts = stats.games.get(self.game.id, {})
+        return lines + [_built_line(self.game.id, parts, seconds) if first else _rebuilt_line(parts, seconds)]
 
 
-def _with_only(config: BuildConfig, only: tuple[str, ...]) -> BuildConfig:
-    """The config restricted to these components (`pnp build --only`'s field)."""
-    if "only" not in {item.name for item in fields(config)}:
-        raise ValueError("--only needs the incremental build (BuildConfig.only), not in this version of pnp")
-    return replace(config, only=only)
+def _built_line(game_id: str, parts: dict, seconds: float) -> str:
+    """The first build: what the game has and what the cache spared."""
+    faces = sum(part.faces for part in parts.values())
+    laid = sum(part.faces_laid_out for part in parts.values())
+    written = sum(part.files_written for part in parts.values())
+    reused = sum(part.files_reused for part in parts.values())
+    return (f"built {game_id}: {faces} faces ({laid} laid out anew), {written} files written, {reused} kept, "
+            f"in {seconds:.1f} s")
 
 
-def _build(config: BuildConfig, progress: Progress):
-    """pipeline.build.build(), with the statistics of an incremental build when it keeps them."""
-    from pipeline import build as pipeline_build
-
-    stats_type = getattr(pipeline_build, "BuildStats", None)
-    if stats_type is None:
-        report, built = pipeline_build.build(config, progress)
-        return report, built, None
-    stats = stats_type()
-    report, built = pipeline_build.build(config, progress, stats=stats)
-    return report, built, stats
-
-
-def _rebuilt_line(game_id: str, only: tuple[str, ...], stats, seconds: float) -> str:
-    what = ", ".join(only) if only else game_id
-    return f"rebuilt {what} in {seconds:.1f} s"
+def _rebuilt_line(parts: dict, seconds: float) -> str:
+    """'rebuilt players (6 faces changed), pooled in 0.4 s': the components whose files were drawn anew."""
+    rebuilt = [f"{name} ({part.faces_laid_out} face{'s' if part.faces_laid_out != 1 else ''} changed)"
+               if part.faces_laid_out else name
+               for name, part in parts.items() if part.files_written]
+    if not rebuilt:
+        return f"nothing to rebuild: every file is current ({seconds:.1f} s)"
+    return f"rebuilt {', '.join(rebuilt)} in {seconds:.1f} s"
 
 
 def _forget_cached_inputs(changed: set[Path]) -> None:

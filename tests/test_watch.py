@@ -51,8 +51,8 @@ class Watcher:
             self.lines.put(line)
 
     def __enter__(self) -> "Watcher":
-        first = self.rebuilder.rebuild()
-        assert first[-1].startswith("rebuilt"), first
+        first = self.rebuilder.first()
+        assert first[-1].startswith("built buildit: "), first
         self.thread.start()
         self.wait_for("watching ")
         return self
@@ -62,14 +62,14 @@ class Watcher:
         self.thread.join(TIMEOUT)
         assert not self.thread.is_alive()
 
-    def wait_for(self, text: str) -> list[str]:
-        """Every line printed until one holding `text` (that one included)."""
+    def wait_for(self, *texts: str) -> list[str]:
+        """Every line printed until one holding one of `texts` (that one included)."""
         seen = []
-        while not seen or text not in seen[-1]:
+        while not seen or not any(text in seen[-1] for text in texts):
             try:
                 seen.append(self.lines.get(timeout=TIMEOUT))
             except queue.Empty:
-                pytest.fail(f"no line with {text!r} in {TIMEOUT} s; printed: {seen}")
+                pytest.fail(f"no line with {texts} in {TIMEOUT} s; printed: {seen}")
         return seen
 
 
@@ -102,7 +102,8 @@ def test_a_save_rebuilds_and_the_sheet_changes(root):
         assert "Machine Picsou" in _contract_names(root / CONTRACTS)
         edit_workbook(root / "sheets/buildit.xlsx",
                       lambda wb: set_cell(wb["contracts"], "id", "picsou", "name", "Distributeur Picsou"))
-        printed = watcher.wait_for("rebuilt buildit in ")
+        printed = watcher.wait_for("rebuilt ")
+    assert printed[-1].startswith("rebuilt contracts (")
     assert (root / CONTRACTS).read_bytes() != before
     assert "Distributeur Picsou" in _contract_names(root / CONTRACTS)
     assert {"sheets/buildit.xlsx"} >= set().union(*watcher.changed)
@@ -119,8 +120,8 @@ def test_lock_and_temporary_files_alone_rebuild_nothing(root):
         # the sentinel: a real input, written after them; events arrive in order, so a temporary that were
         # taken for an input would be in this rebuild or an earlier one
         (root / "templates/buildit/sentinel.txt").write_text("saved last")
-        watcher.wait_for("rebuilt buildit")
-    assert watcher.changed[1:] == [{"templates/buildit/sentinel.txt"}]
+        watcher.wait_for("rebuilt ", "nothing to rebuild")
+    assert watcher.changed == [{"templates/buildit/sentinel.txt"}]
 
 
 def test_an_excel_save_through_a_temporary_rebuilds_from_the_new_workbook(root):
@@ -133,9 +134,9 @@ def test_an_excel_save_through_a_temporary_rebuilds_from_the_new_workbook(root):
         workbook.unlink()
         temporary.rename(workbook)
         (root / "sheets/~$buildit.xlsx").unlink()
-        watcher.wait_for("rebuilt buildit in ")
+        watcher.wait_for("rebuilt ")
     assert "Guichet Picsou" in _contract_names(root / CONTRACTS)
-    assert set().union(*watcher.changed[1:]) == {"sheets/buildit.xlsx"}
+    assert set().union(*watcher.changed) == {"sheets/buildit.xlsx"}
 
 
 def test_a_half_written_workbook_is_not_built_and_the_complete_save_is(root):
@@ -149,7 +150,7 @@ def test_a_half_written_workbook_is_not_built_and_the_complete_save_is(root):
                                "waiting for the next save")
         assert (root / CONTRACTS).read_bytes() == before
         workbook.write_bytes(complete)
-        watcher.wait_for("rebuilt buildit in ")
+        watcher.wait_for("rebuilt ")
     assert "Banque Picsou" in _contract_names(root / CONTRACTS)
 
 
@@ -163,10 +164,25 @@ def test_a_bad_cell_prints_its_place_the_watcher_goes_on_and_the_fix_rebuilds(ro
         assert printed[-1] == "build failed: nothing was written; watching for the next save"
         assert (root / CONTRACTS).read_bytes() == before
         edit_workbook(workbook, lambda wb: set_cell(wb["contracts"], "id", "picsou", "plots", 1))
-        printed = watcher.wait_for("rebuilt buildit in ")
+        printed = watcher.wait_for("rebuilt ", "nothing to rebuild")
         assert not any(line.startswith("error") for line in printed)
+        assert printed[-1].startswith("nothing to rebuild: every file is current")  # the failed build wrote none
         assert watcher.thread.is_alive()
     assert (root / CONTRACTS).read_bytes() == before          # the fix rebuilt the same sheet, byte for byte
+
+
+def test_only_rebuilds_the_named_components(root):
+    def rename_both(wb):
+        set_cell(wb["contracts"], "id", "picsou", "name", "Caisse Picsou")
+        set_cell(wb["cities"], "id", "carreville", "name", "Carrécité")
+
+    with Watcher(root, only=("contracts",)) as watcher:
+        assert sorted(path.name for path in (root / "output/buildit/pnp-a4").iterdir()) == ["contracts.pdf"]
+        edit_workbook(root / "sheets/buildit.xlsx", rename_both)
+        printed = watcher.wait_for("rebuilt ")
+    assert printed[-1].startswith("rebuilt contracts (") and "cities" not in printed[-1]
+    assert "Caisse Picsou" in _contract_names(root / CONTRACTS)
+    assert not (root / "output/buildit/pnp-a4/cities.pdf").exists()
 
 
 def test_what_is_watched_and_what_is_a_temporary(root):
