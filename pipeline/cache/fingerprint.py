@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import site
 import sys
 from functools import lru_cache
 from importlib import metadata
@@ -20,10 +21,16 @@ PIPELINE = Path(__file__).resolve().parent.parent
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     digest = hashlib.sha256(f"python {sys.version}\n".encode())
-    for dist in sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()):
+    # installed packages only: sys.path[0] (a script's folder, the working directory) must not change it
+    for dist in sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions(path=_site_paths())}):
         digest.update(dist.encode() + b"\n")
     digest.update(tree_digest(PIPELINE, suffixes=(".py", ".yaml", ".yml", ".json", ".txt")).encode())
     return digest.hexdigest()
+
+
+def _site_paths() -> list[str]:
+    paths = [*site.getsitepackages(), site.getusersitepackages()]
+    return [path for path in dict.fromkeys(paths) if os.path.isdir(path)]
 
 
 def tree_digest(folder: Path, suffixes: tuple[str, ...] | None = None) -> str:
