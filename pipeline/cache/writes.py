@@ -34,10 +34,11 @@ def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], li
             return None
         with capturing() as files:
             entries = write()
-        stats.files_written += len(files)
+        last = {path: data for path, data in files}      # a path written twice (two cards of one name) holds the last
+        stats.files_written += len(last)
         if cache and key:
             cache.put(key, (entries, [(os.path.relpath(path, root), hashlib.sha256(data).hexdigest())
-                                      for path, data in files]))
+                                      for path, data in last.items()]))
         return entries
     finally:
         stats.seconds += time.perf_counter() - start
