@@ -166,21 +166,21 @@ def remove_leftovers(output: Path, folders: Iterable[Path]) -> list[Path]:
             continue
         for path in sorted(folder.rglob(".*.tmp")):
             match = _TEMP_FILE.match(path.name)
-            if match and path.is_file() and not path.is_symlink() and _abandoned(path, match["pid"]):
+            if match and path.is_file() and not path.is_symlink() and abandoned(path, match["pid"]):
                 path.unlink(missing_ok=True)
                 removed.append(path)
     area = output / TEMP_AREA
     if area.is_dir() and not area.is_symlink():
         for path in sorted(area.iterdir()):
             match = _TEMP_FOLDER.match(path.name)
-            if match and path.is_dir() and not path.is_symlink() and _abandoned(path, match["pid"]):
+            if match and path.is_dir() and not path.is_symlink() and abandoned(path, match["pid"]):
                 shutil.rmtree(path, ignore_errors=True)
                 removed.append(path)
         _remove_if_empty(area)
     return removed
 
 
-def _abandoned(path: Path, pid: str | None) -> bool:
+def abandoned(path: Path, pid: str | None) -> bool:
     """No process will finish this temporary: its writer is gone (or is us, before we write), or it is old."""
     if pid is None or int(pid) == os.getpid():
         return True

@@ -153,3 +153,13 @@ def test_only_keeps_the_other_components_while_the_cache_proves_them_current(bui
     assert "pnp-a4/tactics.pdf" in kept and stats.games[GAME]["tactics"].files_reused == 1
     report = (root / "output" / GAME / "report.json").read_text()
     assert all(digest in report for name, digest in after.items() if name.endswith(".pdf"))
+
+
+def test_a_killed_builds_half_written_entry_is_removed(built):
+    root, _ = built
+    folder = next((root / "output" / ".cache").glob("*/*"))
+    part = folder / f"{'0' * 64}.99999999-abcdefgh.part"           # no such process
+    part.write_bytes(b"pnp-cache-1 half")
+    run(root)
+    assert not part.exists()
+    assert not list((root / "output").rglob(".*.tmp"))

@@ -22,7 +22,10 @@ import types
 from pathlib import Path
 from typing import Any
 
+from pipeline.output import abandoned
+
 MAGIC = b"pnp-cache-1"
+PART = ".part"                    # an entry being written: <key>.<pid>-xxxxxxxx.part
 UNUSED_DAYS = 30                  # an entry no build has read for this long is removed
 _MISSING = object()
 
@@ -109,7 +112,8 @@ class Store:
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.{os.getpid()}-", suffix=".tmp")
+            # not named like output/'s temporaries (.*.tmp): a killed build's are removed by prune()
+            handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f"{key}.{os.getpid()}-", suffix=PART)
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
             os.replace(temp, path)
@@ -123,7 +127,11 @@ class Store:
             return 0
         for path in self.folder.glob("*/*"):
             try:
-                if path.stat().st_mtime < limit:
+                if path.name.endswith(PART):
+                    pid = path.name.rsplit(".", 2)[-2].split("-")[0]
+                    if pid.isdigit() and abandoned(path, pid):
+                        path.unlink()
+                elif path.stat().st_mtime < limit:
                     path.unlink()
                     removed += 1
             except OSError:
