@@ -134,21 +134,22 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
                    count: FaceCount):
     count.faces += 1
     key = cache.face_key(renderer, face) if cache else None
-    count.keys.append(key)
     found = cache.get(key) if key else None
-    if found is not None:
-        layout, problems = found
+    if found is not None and cache.art_unchanged(found[2]):
+        layout, problems, art = found
         _register_fonts(renderer)
-    elif not new_faces:
+    elif not new_faces:                             # (a face whose art changed counts as not found)
         raise NotCached(face.name)
     else:
         count.laid_out += 1
         layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
                                            face.data_dir, face.size_mm)
+        art = cache.art_of(layout) if cache else ()
         # A template's load problems come once, with the first card laid out with it: none of its faces is
         # cached, so they keep coming with the card a clean build would name.
         if key and not renderer.loader.load(renderer.game_dir / face.template)[1]:
-            cache.put(key, (layout, problems))
+            cache.put(key, (layout, problems, art))
+    count.keys.append((key, art) if key else None)   # the art it draws is part of what its files are made from
     return _record(layout, problems, repeats)
 
 

@@ -163,3 +163,4 @@ def test_a_killed_builds_half_written_entry_is_removed(built):
     run(root)
     assert not part.exists()
     assert not list((root / "output").rglob(".*.tmp"))
+

@@ -17,6 +17,7 @@ clean build would make differently; deleting output/.cache only makes the next b
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,8 @@ class BuildCache:
 
     def __init__(self, root: Path, output: Path, template_dir: Path):
         root = Path(root).resolve()
+        self.root = root
+        self._files: dict[str, str | None] = {}
         # one folder per code fingerprint: another version's entries can never be read, and go (prune)
         self.store = Store(Path(output) / CACHE_FOLDER / code_fingerprint()[:16])
         self._trees: dict[Path, str] = {}
@@ -91,6 +94,24 @@ class BuildCache:
     def put(self, key: str | None, value) -> None:
         self.store.put(key, value)
 
+    def art_of(self, layout) -> tuple[tuple[str, str | None], ...]:
+        """The art files a face draws or misses, with their sha256 (None: missing). A template may reach art
+        anywhere in the project (`../`), outside the folders every key holds: a found face is used only if
+        these are unchanged (`art_unchanged`)."""
+        rels = dict.fromkeys([*_art(layout.primitives), *layout.missing_art])
+        return tuple((rel, self._sha(rel)) for rel in rels)
+
+    def art_unchanged(self, art: tuple[tuple[str, str | None], ...]) -> bool:
+        return all(self._sha(rel) == digest for rel, digest in art)
+
+    def _sha(self, rel: str) -> str | None:
+        if rel not in self._files:
+            try:
+                self._files[rel] = hashlib.sha256((self.root / rel).read_bytes()).hexdigest()
+            except OSError:
+                self._files[rel] = None
+        return self._files[rel]
+
     def prune(self) -> None:
         """Entries of other code fingerprints, and entries unread for a month, removed."""
         import shutil
@@ -103,3 +124,19 @@ class BuildCache:
     def face_key(self, renderer, face) -> str | None:
         return self.key("face", str(renderer.game_dir), renderer.ink_saver, face.template, face.context, face.ref,
                         face.name, face.label, str(face.data_dir), self.tree(face.data_dir), face.size_mm)
+
+
+def _art(primitives) -> list[str]:
+    """Every Art's project-relative path in a face's primitives (groups and text icons included)."""
+    from pipeline.render.art import Art
+    from pipeline.render.primitives import Group, Text
+
+    found = []
+    for primitive in primitives:
+        if isinstance(primitive, Art):
+            found.append(primitive.rel)
+        elif isinstance(primitive, Group):
+            found += _art(primitive.children)
+        elif isinstance(primitive, Text):
+            found += _art(primitive.icons)
+    return found

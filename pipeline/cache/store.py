@@ -33,10 +33,12 @@ _MISSING = object()
 def key_of(*parts: Any) -> str | None:
     """sha256 of the pickled parts; None when they cannot be pickled (then nothing is cached). A local
     function (a rulebook context's helper) counts as its name and the values it closes over: its code is in
-    the code fingerprint every key holds."""
+    the code fingerprint every key holds. A cyclic value has no key."""
     buffer = io.BytesIO()
     try:
-        _KeyPickler(buffer, protocol=5).dump(parts)
+        pickler = _KeyPickler(buffer, protocol=5)
+        pickler.fast = True         # no memo: equal values give equal bytes whether or not they are one object
+        pickler.dump(parts)
     except Exception:               # a lock, a generator, a file in a context (or too deep): not cacheable
         return None
     return hashlib.sha256(buffer.getvalue()).hexdigest()
