@@ -102,6 +102,7 @@ class Rebuilder:
         self.progress = progress or Progress()
         self.game = load_game(config.games[0], config.root)
         self.watched = Watched.of(self.game, config.root)
+        self._warned: list[str] = []        # the warning lines last printed: unchanged, they are not repeated
 
     def _shown(self, path: Path) -> str:
         path = Path(path)
@@ -138,13 +139,19 @@ class Rebuilder:
             return [f"error: the build stopped on {type(exc).__name__}: {exc} (a bug in pnp: please report it)"]
         seconds = time.perf_counter() - started
         lines = [f"{problem.severity.value} {problem}" for problem in report.problems]
-        if report.problems:
+        failed = report.failed(self.config.strict) or not built
+        repeated = not failed and lines == self._warned           # the same warnings as the last build printed
+        self._warned = [] if failed else list(lines)
+        if report.problems and not repeated:
             lines.append(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
-        if report.failed(self.config.strict) or not built:
+        if failed:
             lines.append("build failed: nothing was written; watching for the next save")
             return lines
         parts = stats.games.get(self.game.id, {})
-        return lines + [_built_line(self.game.id, parts, seconds) if first else _rebuilt_line(parts, seconds)]
+        done = _built_line(self.game.id, parts, seconds) if first else _rebuilt_line(parts, seconds)
+        if repeated and lines:
+            return [f"{done} ({len(lines)} warning{'s' if len(lines) != 1 else ''} as before)"]
+        return lines + [done]
 
 
 def _built_line(game_id: str, parts: dict, seconds: float) -> str:

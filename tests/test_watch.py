@@ -51,7 +51,7 @@ class Watcher:
             self.lines.put(line)
 
     def __enter__(self) -> "Watcher":
-        first = self.rebuilder.first()
+        self.first = first = self.rebuilder.first()
         assert first[-1].startswith("built buildit: "), first
         self.thread.start()
         self.wait_for("watching ")
@@ -169,6 +169,20 @@ def test_a_bad_cell_prints_its_place_the_watcher_goes_on_and_the_fix_rebuilds(ro
         assert printed[-1].startswith("nothing to rebuild: every file is current")  # the failed build wrote none
         assert watcher.thread.is_alive()
     assert (root / CONTRACTS).read_bytes() == before          # the fix rebuilt the same sheet, byte for byte
+
+
+def test_unchanged_warnings_are_printed_once(root):
+    def add_column(wb):
+        sheet = wb["contracts"]
+        sheet.cell(1, sheet.max_column + 1, "remarque")
+
+    edit_workbook(root / "sheets/buildit.xlsx", add_column)
+    with Watcher(root) as watcher:
+        assert [line for line in watcher.first if "remarque" in line][0].startswith("warning sheets/buildit.xlsx")
+        edit_workbook(root / "sheets/buildit.xlsx",
+                      lambda wb: set_cell(wb["contracts"], "id", "picsou", "name", "Guichet Picsou"))
+        printed = watcher.wait_for("rebuilt ")
+    assert printed == [printed[-1]] and printed[-1].endswith(" (1 warning as before)"), printed
 
 
 def test_only_rebuilds_the_named_components(root):
