@@ -19,7 +19,7 @@ import pytest
 from pipeline.config import BuildConfig
 from pipeline.output import TEMP_AREA
 from pipeline.watch import Rebuilder, Watched, incomplete, is_temporary, watch
-from tests.conftest import copy_project, edit_workbook, set_cell
+from tests.conftest import copy_project, edit_workbook, run_cli, set_cell
 
 pytestmark = pytest.mark.slow           # every test builds Build It at least twice
 
@@ -169,6 +169,20 @@ def test_a_bad_cell_prints_its_place_the_watcher_goes_on_and_the_fix_rebuilds(ro
         assert printed[-1].startswith("nothing to rebuild: every file is current")  # the failed build wrote none
         assert watcher.thread.is_alive()
     assert (root / CONTRACTS).read_bytes() == before          # the fix rebuilt the same sheet, byte for byte
+
+
+def test_art_changed_in_place_is_drawn_anew_as_a_clean_build_draws_it(root, tmp_path):
+    icon = root / "templates/buildit/icons/sabotage.svg"
+    normal = root / "output/buildit/pnp-a4/normal.pdf"
+    with Watcher(root) as watcher:
+        before = normal.read_bytes()
+        icon.write_text(icon.read_text().replace('fill="#2B2B2B"', 'fill="#B22222"'))   # a red bomb
+        watcher.wait_for("rebuilt ")
+    assert normal.read_bytes() != before
+    clean = copy_project(tmp_path / "clean")                  # the same inputs, built by a fresh process
+    (clean / "templates/buildit/icons/sabotage.svg").write_bytes(icon.read_bytes())
+    assert run_cli("build", "buildit", "--paper", "a4", root=clean).returncode == 0
+    assert normal.read_bytes() == (clean / "output/buildit/pnp-a4/normal.pdf").read_bytes()
 
 
 def test_unchanged_warnings_are_printed_once(root):
