@@ -267,18 +267,19 @@ def _until(lines: queue.Queue, text: str, process: subprocess.Popen) -> None:
 
 
 @pytest.mark.parametrize("moment", ["while building", "while watching"])
-def test_ctrl_c_stops_the_command_cleanly(moment, tmp_path):
+@pytest.mark.parametrize("stop, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_stops_the_command_cleanly(moment, stop, code, tmp_path):
     root = copy_project(tmp_path / "project")
     process = subprocess.Popen([sys.executable, "-m", "pipeline", "watch", "buildit", "--paper", "a4"],
                                env={**os.environ, "PNP_ROOT": str(root)}, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     lines = _lines_of(process)
     _until(lines, "building buildit" if moment == "while building" else "watching ", process)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     process.wait(TIMEOUT)
     stderr = process.stderr.read()
-    assert process.returncode == 130, stderr
+    assert process.returncode == code, stderr
     assert "Traceback" not in stderr
-    assert "stopped watching" in stderr or "interrupted" in stderr
+    assert ("stopped watching" in stderr or "interrupted" in stderr) if code == 130 else "terminated" in stderr
     output = root / "output"
     assert sorted(output.rglob(".*.tmp")) + sorted(output.rglob(TEMP_AREA)) == []
