@@ -104,7 +104,8 @@ class Rebuilder:
         self.watched = Watched.of(self.game, config.root)
         self._warned: list[str] = []        # the warning lines last printed: unchanged, they are not repeated
 
-    def _shown(self, path: Path) -> str:
+    def shown(self, path: Path) -> str:
+        """A path as the user reads it: relative to the project."""
         path = Path(path)
         return path.relative_to(self.config.root).as_posix() if path.is_relative_to(self.config.root) else str(path)
 
@@ -120,7 +121,7 @@ class Rebuilder:
     def _build(self, changed: set[Path], first: bool = False) -> list[str]:
         from pipeline.build import BuildStats, UnknownComponent, build
 
-        waiting = [f"{self._shown(path)} {why}: not built, waiting for the next save"
+        waiting = [f"{self.shown(path)} {why}: not built, waiting for the next save"
                    for path in sorted(self.watched.data_files) if (why := incomplete(path))]
         if waiting:
             return waiting
@@ -205,7 +206,7 @@ def watch(rebuilder: Rebuilder, emit: Callable[[list[str]], None], stop_event=No
             break
         if not ready:
             ready = True
-            emit([f"watching {', '.join(rebuilder._shown(folder) + '/' for folder in watched.roots())} "
+            emit([f"watching {', '.join(rebuilder.shown(folder) + '/' for folder in watched.roots())} "
                   "(Ctrl-C stops)"])
         if changes:
             emit(rebuilder.rebuild(Path(path) for _, path in changes))

@@ -12,7 +12,6 @@ import sys
 import threading
 from pathlib import Path
 
-import openpyxl
 import pypdfium2
 import pytest
 
