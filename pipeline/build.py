@@ -156,10 +156,14 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     calibration = write_calibration_sheets(config)
     written = {}
     for item in prepared:
+        if item.cache:
+            item.cache.flush()                                  # what validation laid out, for next time
         with recording() as written[item.game.id]:
             outputs = _write_game(item, config, progress, stats)
             _list_images(outputs, written[item.game.id], config.root)
             write_game_report(item, config, report, outputs, calibration, cache=item.cache)
+        if item.cache:
+            item.cache.flush()                                  # the write steps' and the ink measures'
     refused: list[tuple[Path, str]] = []
     for game_id, files in written.items():                      # every game written: now what is left over
         remove_stale(config.output / game_id, files, refused=refused)

@@ -164,3 +164,14 @@ def test_a_killed_builds_half_written_entry_is_removed(built):
     assert not part.exists()
     assert not list((root / "output").rglob(".*.tmp"))
 
+
+
+def test_a_build_that_fails_validation_writes_no_cache(tmp_path):
+    root = copy_project(tmp_path / "project")
+    slots = root / "templates" / GAME / "board-slots.yaml"       # the court board, laid out after the cards
+    slots.write_text(slots.read_text().replace("bleed: 3", "bleed: 1"))
+    stats = BuildStats()
+    report, built = build(BuildConfig(root=root, games=(GAME,), papers=("a4",)), Progress(), stats=stats)
+    assert built == [] and any("bleed is 1 mm" in p.message for p in report.errors)
+    assert stats.games[GAME]["players"].faces_laid_out > 0          # laid out, and not kept on disk
+    assert not (root / "output").exists()

@@ -18,6 +18,7 @@ clean build would make differently; deleting output/.cache only makes the next b
 from __future__ import annotations
 
 import hashlib
+import pickle
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -67,6 +68,7 @@ class BuildCache:
         root = Path(root).resolve()
         self.root = root
         self._files: dict[str, str | None] = {}
+        self._pending: dict[str, bytes] = {}
         # one folder per code fingerprint: another version's entries can never be read, and go (prune)
         self.store = Store(Path(output) / CACHE_FOLDER / code_fingerprint()[:16])
         self._trees: dict[Path, str] = {}
@@ -89,10 +91,25 @@ class BuildCache:
         return key_of(self.base, *parts)
 
     def get(self, key: str | None, default=None):
+        if key is not None and key in self._pending:
+            return pickle.loads(self._pending[key])
         return self.store.get(key, default)
 
     def put(self, key: str | None, value) -> None:
-        self.store.put(key, value)
+        """Held in memory until `flush()`: a build that fails validation writes nothing under output/, not
+        even here. Pickled now, so later changes to `value` are not stored."""
+        if key is None:
+            return
+        try:
+            self._pending[key] = pickle.dumps(value, protocol=5)
+        except Exception:
+            pass
+
+    def flush(self) -> None:
+        """Write what `put` held (the build passed validation and is writing)."""
+        for key, data in self._pending.items():
+            self.store.put_pickled(key, data)
+        self._pending.clear()
 
     def art_of(self, layout) -> tuple[tuple[str, str | None], ...]:
         """The art files a face draws or misses, with their sha256 (None: missing). A template may reach art

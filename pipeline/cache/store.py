@@ -110,17 +110,25 @@ class Store:
             payload = pickle.dumps(value, protocol=5)
         except Exception:
             return
+        self.put_pickled(key, payload)
+
+    def put_pickled(self, key: str, payload: bytes) -> None:
         data = b" ".join((MAGIC, key.encode(), hashlib.sha256(payload).hexdigest().encode())) + b"\n" + payload
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # not named like output/'s temporaries (.*.tmp): a killed build's are removed by prune()
             handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f"{key}.{os.getpid()}-", suffix=PART)
+        except OSError:
+            return
+        try:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
             os.replace(temp, path)
-        except OSError:
-            return
+        except BaseException as exc:            # a full disk, Ctrl-C: no half entry left
+            Path(temp).unlink(missing_ok=True)
+            if not isinstance(exc, OSError):
+                raise
 
     def prune(self, days: float = UNUSED_DAYS) -> int:
         """Remove the entries unread for `days` (and abandoned temporaries); returns how many."""
