@@ -32,6 +32,22 @@ def engine_rows(records: Records, sheets: tuple[str, ...], specs: tuple[Column, 
     return [[dict(rec.values) for rec in records[sheet]] for sheet in sheets], dict(rules(records, specs).values)
 
 
+def deck_figures(parts: list, back_name: Callable[[object, object], str]) -> dict:
+    """Rulebook figures from a game's card decks: card-<id> for the first copy of every card (a face named
+    <id>-<copy>, or <id>), and each back under back_name(deck, back face), first one kept."""
+    from pipeline.games.base import CardDeck
+
+    figures: dict = {}
+    for part in parts:
+        if not isinstance(part, CardDeck):
+            continue
+        for index, face in enumerate(part.fronts):
+            figures.setdefault(f"card-{face.name.rsplit('-', 1)[0] if '-' in face.name else face.name}", face)
+            if part.backs:
+                figures.setdefault(back_name(part, part.backs[index]), part.backs[index])
+    return figures
+
+
 def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
     """The records with some `rules` sheet values replaced (`pnp simulate --rule mode=duel`): the same typing
     and checks apply to them as to the workbook's own cells. ValueError names an unknown parameter."""

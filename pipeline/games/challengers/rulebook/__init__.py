@@ -6,7 +6,8 @@ match's piles and benches)."""
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, Records, RulebookSpec
+from pipeline.games.base import FaceSpec, Records, RulebookSpec
+from pipeline.games.kit import deck_figures
 from pipeline.games.challengers.rulebook import material
 from pipeline.games.challengers.rulebook.endings import final_example, lead_example
 from pipeline.games.challengers.rulebook.figures import match_figures
@@ -66,16 +67,7 @@ def rulebook_figures(parts: list) -> dict[str, FaceSpec]:
     """card-<name> for the first copy of every card or token (card-city_recrue, card-trophies-r7, card-flag,
     card-fan1) and back-<name> for every distinct back (back-A, back-robot-R, back-trophies-r7-public). Pages
     (bench mat, track, pairing chart) are not shown: drawn in a column their words would print at 4 pt."""
-    figures: dict[str, FaceSpec] = {}
-    for part in parts:
-        if not isinstance(part, CardDeck):
-            continue
-        for index, face in enumerate(part.fronts):
-            figures.setdefault(f"card-{face.name.rsplit('-', 1)[0] if '-' in face.name else face.name}", face)
-            if part.backs:
-                back = part.backs[index]
-                figures.setdefault(back.name if back.name.startswith("back-") else f"back-{back.name}", back)
-    return figures
+    return deck_figures(parts, lambda deck, back: back.name if back.name.startswith("back-") else f"back-{back.name}")
 
 
 def rulebook(records: Records, parts: list) -> RulebookSpec:

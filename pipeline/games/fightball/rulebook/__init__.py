@@ -5,7 +5,8 @@ chosen from the workbook's cards (examples.py), and the figures they may show by
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, Records, RulebookSpec
+from pipeline.games.base import FaceSpec, Records, RulebookSpec
+from pipeline.games.kit import deck_figures
 from pipeline.games.fightball.engine.data import COLOURS, LAYOUT
 from pipeline.games.fightball.rulebook.diagrams import diagram_figures
 from pipeline.games.fightball.rulebook.effects import effect_cards
@@ -93,16 +94,8 @@ def rulebook_context(records: Records, rules: dict, figure_names: set[str] | fro
 def rulebook_figures(parts: list) -> dict[str, FaceSpec]:
     """card-<id> (the first copy of every card: player, ball, Shot card, effect, BUZZ, field card) and
     back-<team>, field-back-<team>."""
-    figures: dict[str, FaceSpec] = {}
-    for part in parts:
-        if not isinstance(part, CardDeck):
-            continue
-        for index, face in enumerate(part.fronts):
-            figures.setdefault(f"card-{face.name.rsplit('-', 1)[0] if '-' in face.name else face.name}", face)
-            if part.backs:
-                kind = "field-back" if part.id.startswith("field-") else "back"
-                figures.setdefault(f"{kind}-{part.id.split('-', 1)[-1]}", part.backs[index])
-    return figures
+    return deck_figures(parts, lambda deck, back: f"{'field-back' if deck.id.startswith('field-') else 'back'}-"
+                                                  f"{deck.id.split('-', 1)[-1]}")
 
 
 def rulebook(records: Records, parts: list) -> RulebookSpec:
