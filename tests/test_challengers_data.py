@@ -12,11 +12,11 @@ from types import MappingProxyType
 import pytest
 
 from pipeline.errors import Report
-from pipeline.games import load_game
 from pipeline.games.challengers import checks
 from pipeline.games.challengers.engine.data import OP_TIMINGS
-from pipeline.validate import load_records
-from tests.conftest import ROOT, copy_project, edit_workbook
+from tests.conftest import ROOT, copy_project, validate_game
+from tests import workbook_damage
+from tests.workbook_damage import cell, find, lines, where
 
 BOOK = "sheets/challengers.xlsx"
 DRAFTED = ("space", "harbour", "castle", "stadium", "forest", "circus")
@@ -24,15 +24,13 @@ IDENTITY = {"space": {"when_selected"}, "harbour": {"losing_flag"}, "castle": {"
             "stadium": {"from_bench"}, "forest": {"on_attack"}, "circus": set()}
 
 
+def damaged(project: Path, *changes, delete: tuple = ()) -> list[str]:
+    return workbook_damage.damaged("challengers", project, BOOK, *changes, delete=delete)
+
+
 def validate(root: Path) -> tuple[Report, dict | None]:
-    """Stages 1–5 on the workbook under `root` (stage 6 needs the engine)."""
-    game = replace(load_game("challengers", ROOT), data_files=(root / BOOK,))
-    report = Report()
-    return report, load_records(game, root, report)
-
-
-def lines(report: Report) -> list[str]:
-    return [str(p) for p in report.problems]
+    """Stages 1–5 (and 6) on the workbook under `root`."""
+    return validate_game("challengers", root)
 
 
 @pytest.fixture(scope="module")
@@ -42,32 +40,8 @@ def records():
     return records
 
 
-def find(records, sheet: str, key: str, wanted, **more) -> object:
-    return next(r for r in records[sheet] if r[key] == wanted and all(r[k] == v for k, v in more.items()))
-
-
-def cell(rec, column: str) -> str:
-    ref = rec.at(column)
-    return f"{ref.column}{ref.row}"
-
-
-def where(rec, column: str) -> str:
-    return str(rec.at(column))
-
-
 def sheet(name: str) -> str:
     return f"{BOOK} › {name}"
-
-
-def damaged(project: Path, *changes, delete: tuple = ()) -> list[str]:
-    """Set (sheet, cell, value) on the copy's workbook, delete (sheet, row) rows, validate it: its problems."""
-    def change(wb):
-        for name, ref, value in changes:
-            wb[name][ref] = value
-        for name, row in sorted(delete, key=lambda d: -d[1]):
-            wb[name].delete_rows(row)
-    edit_workbook(project / BOOK, change)
-    return lines(validate(project)[0])
 
 
 def cards_of(records, set_id: str) -> list:

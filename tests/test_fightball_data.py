@@ -14,10 +14,16 @@ import pytest
 from pipeline.errors import Report
 from pipeline.games.fightball import checks
 from pipeline.games.fightball.schema import COLOURS
-from tests.conftest import ROOT, edit_workbook, validate_game
+from tests.conftest import ROOT, validate_game
+from tests import workbook_damage
+from tests.workbook_damage import cell, find, lines, where
 
 BOOK = "sheets/fightball.xlsx"
 TEAMS = ("eclairs", "forges", "remparts", "mirages")
+
+
+def damaged(project: Path, *changes, delete: tuple = ()) -> list[str]:
+    return workbook_damage.damaged("fightball", project, BOOK, *changes, delete=delete)
 
 
 def validate(root: Path) -> tuple[Report, dict | None]:
@@ -25,37 +31,11 @@ def validate(root: Path) -> tuple[Report, dict | None]:
     return validate_game("fightball", root)
 
 
-def lines(report: Report) -> list[str]:
-    return [str(p) for p in report.problems]
-
-
 @pytest.fixture(scope="module")
 def records():
     report, records = validate(ROOT)
     assert lines(report) == []
     return records
-
-
-def find(records, sheet: str, key: str, value) -> object:
-    return next(r for r in records[sheet] if r[key] == value)
-
-
-def cell(rec, column: str) -> str:
-    ref = rec.at(column)
-    return f"{ref.column}{ref.row}"
-
-
-def where(rec, column: str) -> str:
-    return str(rec.at(column))
-
-
-def damaged(project: Path, *changes) -> list[str]:
-    """Set (sheet, cell, value) on the copy's workbook, validate it: its problems, one line each."""
-    def change(wb):
-        for sheet, ref, value in changes:
-            wb[sheet][ref] = value
-    edit_workbook(project / BOOK, change)
-    return lines(validate(project)[0])
 
 
 def team_rows(records, sheet: str, team: str) -> list:
