@@ -183,6 +183,16 @@ class Sweep(NamedTuple):
     y: Ratio | None = None                           # what is measured; None: every seat's win rate
 
 
+class KeyFigure(NamedTuple):
+    """A number a designer watches while tuning a rule (`pnp sweep` tables, balance gates): the mean of a
+    counter per game that ended by the rules, or with `per`, the counter's total over another's total (points
+    per activation). A counter table's name (no colon) stands for the sum of its rows."""
+
+    counter: str
+    label: str                                       # French-free, for reports: "Contract gold per game"
+    per: str | None = None
+
+
 @dataclass(frozen=True)
 class Simulation:
     """How `pnp simulate` and validation stage 6 play a game: new_game(records, players) -> a state at its
@@ -213,6 +223,12 @@ class Simulation:
     paired: Sequence[tuple[str, str]] = ()
     # rates of counters with their intervals (per card, per set, per match): pipeline/simulate_ratios.py
     ratios: Sequence[RatioTable] = ()
+    # the numbers a designer tunes against (Build It: Contract gold; NBA: points per activation), first the
+    # one that matters most: `pnp sweep` shows them for every combination, a balance gate may name them
+    key_figures: Sequence[KeyFigure] = ()
+    # every key a counter table could count, from the data ({"bought_player": card ids}): a balance gate on a
+    # table's presence also sees the cards no game ever bought
+    catalogs: Callable[[Records], Mapping[str, Sequence[str]]] = lambda records: {}
 
     def player_range(self, records: Records | None = None) -> tuple[int, int]:
         """Fewest and most players: from the data when the game reads them there (records given)."""

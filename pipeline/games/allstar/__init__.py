@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.games.allstar.bots import BOTS
-from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.base import GameModule, KeyFigure, Records, Simulation, other_readings, per_records, staged_checks
 from pipeline.games.kit import blame_rows, players_from_rules
 from pipeline.games.allstar.schema import RULE_PARAMETERS
 
@@ -70,6 +70,8 @@ def new_game(records: Records, players: int):
 READINGS = other_readings(("swaps_per_round", ("per_team", "one_total")), ("playoff_weakest_by", ("power", "full_key")),
                           ("final_tiebreak_includes_ticket_bonus", ("yes", "no")))
 
+KEY_FIGURES = (KeyFigure("shootouts", "shootouts per game"),
+               KeyFigure("playoff_rounds", "playoff rounds per game"))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
                         default_players=4, blame=blame_rows,
-                        readings=READINGS)
+                        readings=READINGS, key_figures=KEY_FIGURES)

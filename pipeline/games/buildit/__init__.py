@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.base import GameModule, KeyFigure, Records, Simulation, other_readings, per_records, staged_checks
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.kit import blame_rows, players_from_rules
 from pipeline.games.buildit.schema import RULE_PARAMETERS
@@ -85,6 +85,10 @@ READINGS = other_readings(("build_cost_mode", ("per_plot", "flat")), ("city_poin
                           ("build_target", ("maximal", "any_connected_subset")), ("contract_match", ("exact", "contains")))
 
 
+KEY_FIGURES = (KeyFigure("gold_from_contracts", "Contract gold per game"),
+               KeyFigure("fulfilled", "Contracts fulfilled per game"),
+               KeyFigure("stolen", "Contracts stolen per game"))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
                         default_players=4,
-                        nominal=nominal, blame=blame_rows, variants=variants, readings=READINGS)
+                        nominal=nominal, blame=blame_rows, variants=variants, readings=READINGS,
+                        key_figures=KEY_FIGURES)

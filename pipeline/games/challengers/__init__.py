@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import (GameModule, Ratio, RatioTable, Records, Simulation, Sweep, other_readings,
+from pipeline.games.base import (GameModule, KeyFigure, Ratio, RatioTable, Records, Simulation, Sweep, other_readings,
                                  per_records, staged_checks)
 from pipeline.games.challengers.bots import BOTS
 from pipeline.games.challengers.schema import RULE_PARAMETERS
@@ -90,6 +90,8 @@ RATIOS = (
 )
 ROBOT_SWEEP = Sweep(("robot_level",), tuple((level,) for level in range(1, 6)), "robot level", y=ROBOT_WON)
 
+KEY_FIGURES = (KeyFigure("reveals", "reveals per match", per="matches"),
+               KeyFigure("matches", "matches per game"))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=players_from_rules(RULE_PARAMETERS),
                         default_players=4, blame=blame_rows, readings=READINGS, sweeps=(ROBOT_SWEEP,),
-                        ratios=RATIOS)
+                        ratios=RATIOS, key_figures=KEY_FIGURES)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import (GameModule, Records, Sides, Simulation, Sweep, other_readings, per_records,
+from pipeline.games.base import (GameModule, KeyFigure, Records, Sides, Simulation, Sweep, other_readings, per_records,
                                  staged_checks)
 from pipeline.games.fightball.bots import BOTS
 from pipeline.games.kit import blame_rows, engine_rows
@@ -81,6 +81,8 @@ READINGS = other_readings(("new_attacker_same_name_compares", ("current", "first
 SIDES = Sides(("team_north", "team_south"), lambda records: [rec["id"] for rec in records["teams"]])
 SPEED = Sweep(("speed_north", "speed_south"), ((40, 60), (50, 50), (60, 40)), "north's speed share",
               lambda setting: setting[0] / (setting[0] + setting[1]))
+KEY_FIGURES = (KeyFigure("points", "points per game"),
+               KeyFigure("points:false_start", "false-start points per game"))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, blame=blame_rows,
                         nominal=nominal, readings=READINGS, sides=SIDES, sweeps=(SPEED,),
-                        paired=(("played", "discarded"),))
+                        paired=(("played", "discarded"),), key_figures=KEY_FIGURES)

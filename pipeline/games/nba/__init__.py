@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.games.base import GameModule, KeyFigure, Records, Simulation, other_readings, per_records, staged_checks
 from pipeline.games.kit import blame_rows
 from pipeline.games.nba.bots import BOTS
 
@@ -91,5 +91,9 @@ READINGS = other_readings(("dice_cap_scope", ("per_skill", "per_tactic")), ("neg
                           ("fatigue_removed_to", ("box", "supply")), ("keep_mode", ("up_to", "exactly")),
                           ("end_rule", ("countdown6", "market_empty_literal")))
 
+KEY_FIGURES = (KeyFigure("points", "points per activation", per="activated"),
+               KeyFigure("bought_player", "Player cards bought per game"),
+               KeyFigure("overtime", "overtimes per game"))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, nominal=nominal,
-                        blame=blame_rows, readings=READINGS, play_checks=_play_checks)
+                        blame=blame_rows, readings=READINGS, play_checks=_play_checks,
+                        key_figures=KEY_FIGURES)
