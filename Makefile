@@ -11,7 +11,7 @@ all: build
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,cluster]'
 	git config diff.pnp.textconv "$(BIN)/pnp textconv" 2>/dev/null || true   # readable workbook diffs (.gitattributes)
 	touch $(STAMP)
 
@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py --game nba --games 1000 --min-rate 100
 	$(BIN)/python bench/engine_speed.py --game fightball --games 1000 --all --min-rate 100
 	$(BIN)/python bench/engine_speed.py --game challengers --games 1000 --all --min-rate 100
+	$(BIN)/python bench/executors.py --games 2000
 
 clean:
 	rm -rf output

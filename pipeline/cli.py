@@ -216,13 +216,57 @@ def watch(game: str = typer.Argument(..., help="Game id."),
         raise typer.Exit(130)
 
 
+EXECUTOR_OPTION = typer.Option("local", "--executor", metavar="local|dask[=ADDRESS]",
+                               help="Where games are played: local processes, or Dask distributed (a LocalCluster "
+                                    "of --workers processes, or the scheduler at ADDRESS, e.g. "
+                                    "dask=tcp://127.0.0.1:8786); the results are the same.")
+
+
+def _executor(spec: str, workers: Optional[int]):
+    """--executor as an executor (pipeline/executors.py); a wrong spec is a usage error."""
+    from pipeline import executors
+
+    try:
+        return executors.parse(spec, workers)
+    except ValueError as exc:
+        _usage(str(exc))
+
+
+@contextlib.contextmanager
+def _closing(pool):
+    """Stop a Dask cluster however the command ends; an executor that cannot start is one line, exit 1."""
+    from pipeline.executors import ExecutorError
+
+    try:
+        yield pool
+    except ExecutorError as exc:
+        err(f"error: {exc}")
+        raise typer.Exit(1) from None
+    finally:
+        pool.close()
+
+
+def _show_split(loaded, splits, where: str) -> None:
+    """How the work was split, on stdout and in <where> (never in a result file: it differs between runs)."""
+    from pipeline import executors
+
+    split = executors.total(splits)
+    if split is None:
+        return
+    out(f"played {executors.split_line(split)}")
+    path = executors.write_split(PROJECT_ROOT / "output" / loaded.request.game / where, splits)
+    print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+
+
 @app.command()
 def simulate(game: str = typer.Argument(..., help="Game id."),
              games: int = typer.Option(200, min=1, max=1_000_000, help="How many games to play."),
              seed: int = typer.Option(1, min=0, help="Master seed: game i plays with seed S × 1000003 + i."),
              players: Optional[int] = typer.Option(None, help="Players (default: the game's usual number)."),
              bots: Optional[str] = typer.Option(None, help="One bot for every seat, or one per seat: a,b,c."),
-             workers: int = typer.Option(1, min=1, max=64, help="Processes that play games side by side."),
+             workers: Optional[int] = typer.Option(None, min=1, max=256, help="Processes that play games side by "
+                                                   "side (default: 1 local, every core for a Dask LocalCluster)."),
+             executor: str = EXECUTOR_OPTION,
              replay: Optional[int] = typer.Option(None, min=0, help="Play exactly the game with this game seed."),
              rule: Optional[list[str]] = typer.Option(None, help="Change a rule parameter for this run, "
                                                                "NAME=VALUE (repeatable), e.g. mode=duel."),
@@ -232,17 +276,26 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                                                      "same seeds and print the matchup matrix.")
              ) -> None:
     """Play complete games with bots: win rate by seat, scores, length; writes output/<game>/simulation/."""
+    from pipeline import simulation
+
+    if matchups and (teams or replay is not None):
+        _usage(f"--matchups plays every pairing: it does not take {'--teams' if teams else '--replay'}")
+    pool = _executor(executor, workers)
+    request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
+                                 tuple(b.strip() for b in bots.split(",")) if bots else None, workers or 1,
+                                 _rule_overrides(rule or []),
+                                 tuple(t.strip() for t in teams.split(",")) if teams is not None else (), matchups,
+                                 pool)
+    with _closing(pool):
+        _simulate(game, games, seed, replay, matchups, request)
+
+
+def _simulate(game: str, games: int, seed: int, replay: Optional[int], matchups: bool, request) -> None:
     from rich.text import Text
 
     from pipeline import simulate_report as report_of
     from pipeline import simulation
 
-    if matchups and (teams or replay is not None):
-        _usage(f"--matchups plays every pairing: it does not take {'--teams' if teams else '--replay'}")
-    request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
-                                 tuple(b.strip() for b in bots.split(",")) if bots else None, workers,
-                                 _rule_overrides(rule or []),
-                                 tuple(t.strip() for t in teams.split(",")) if teams is not None else (), matchups)
     report = Report()
     try:
         loaded = simulation.load(request, report)
@@ -285,6 +338,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         _show(report_of.sweep_rows(sweep, points, names, "\n"), f"Sweep: {measured} (95 % Wilson interval) as a "
               f"function of {sweep.label or ', '.join(sweep.parameters)}, same seeds")
     _written(loaded, lambda: simulation.write_reports(loaded, result, effects, swept))
+    _show_split(loaded, request.executor.splits, "simulation/run.json")
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -333,6 +387,7 @@ def _simulate_matchups(loaded) -> None:
         shown = simulate_matchups.flagged_rows(found, loaded.request.game, loaded.request.rules)[:11]
         _show(shown, f"Flagged games: {len(pooled.flagged)} (first {len(shown) - 1} shown)")
     _written(loaded, lambda: simulation.write_matchup_reports(loaded, found))
+    _show_split(loaded, loaded.request.executor.splits, "simulation/matchups/run.json")
     raise typer.Exit(0 if pooled.ok else 1)
 
 

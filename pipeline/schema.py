@@ -70,12 +70,21 @@ class Record:
     def get(self, key: str, default: Any = None) -> Any:
         return self.values.get(key, default)
 
+    def __reduce__(self):
+        """Pickled as plain dicts (a mappingproxy does not pickle): `--executor dask` ships a game's records to
+        workers that have the package but not the workbook."""
+        return _record, (self.sheet, self.ref, dict(self.values), dict(self.letters))
+
     def at(self, key: str) -> SourceRef:
         """The cell of column `key` (the row when the sheet has no such column). Made on demand: a SourceRef
         per cell would be the biggest thing a 2,000-card deck keeps in memory."""
         if key not in self.letters:
             return self.ref
         return SourceRef(self.ref.file, self.ref.sheet, self.ref.row, self.letters[key], key)
+
+
+def _record(sheet: str, ref: SourceRef, values: dict, letters: dict) -> Record:
+    return Record(sheet, ref, MappingProxyType(values), MappingProxyType(letters))
 
 
 @dataclass

@@ -10,7 +10,7 @@ plays exactly that game again, with the same players and bots.
 
 Scale: games are cut into batches of BATCH_SIZE; a Batch is plain picklable data and `run_batch(batch)` a
 top-level function that rebuilds the game from its GameSource (game id + project root) in the worker, so
-the same batches can go to a process pool (here) or to Ray/Dask later. Results are put back in game order:
+the same batches can go to a process pool or to Dask (pipeline/executors.py). Results are put back in game order:
 the statistics are identical for any number of workers.
 
 What `state.outcome()` gives (all optional but `scores`; plain data, picklable):
@@ -137,6 +137,18 @@ class GameSource:
     root: str
     loader: Callable[..., tuple[Simulation, Records]]
     rules: tuple[tuple[str, str], ...] = ()       # `--rule` overrides (a variant's too), applied in every worker
+    engine: Callable[[str], Simulation] | None = None   # game id -> its Simulation, no data read (Dask workers)
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """A game's validated records sent to workers that have the package but not the project (Dask): pickled
+    once by the client, unpickled once per worker (keyed by their sha256), the Simulation from `engine`."""
+
+    game: str
+    digest: str
+    records: bytes
+    engine: Callable[[str], Simulation]
 
 
 @dataclass(frozen=True)
@@ -159,6 +171,21 @@ def run_batch(batch: Batch) -> list[dict]:
     key = (source.game, source.root, source.loader)
     if key not in _LOADED:
         _LOADED[key] = source.loader(source.game, source.root)
+    return _play_variant(key, batch)
+
+
+def run_shipped(batch: Batch, shipped: Shipped) -> list[dict]:
+    """run_batch() from records the client shipped instead of the project's files."""
+    import pickle
+
+    key = ("shipped", shipped.game, shipped.digest)
+    if key not in _LOADED:
+        _LOADED[key] = shipped.engine(shipped.game), pickle.loads(shipped.records)
+    return _play_variant(key, batch)
+
+
+def _play_variant(key: tuple, batch: Batch) -> list[dict]:
+    source = batch.source
     sim, records = _LOADED[key]
     if source.rules:
         if (key, source.rules) not in _RULED:
@@ -195,19 +222,21 @@ def check_settings(sim: Simulation, players: int, bots: tuple[str, ...] | None, 
 
 def simulate(sim: Simulation, records: Records, games: int, seed: int, players: int,
              bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
-             source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SimulationResult:
+             source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS, executor=None) -> SimulationResult:
     """Play `games` seeded games, in game order. With workers > 1 (and more than one batch) the batches run
     in spawned processes that rebuild the game from `source`: `sim` and `records` must be what it loads."""
     return simulate_runs(sim, records, ((),), games, seed, players, bots, workers, progress, source=source,
-                         max_steps=max_steps)[0]
+                         max_steps=max_steps, executor=executor)[0]
 
 
 def simulate_runs(sim: Simulation, records: Records, variants, games: int, seed: int, players: int,
                   bots: tuple[str, ...] | None = None, workers: int = 1, progress=None, *,
-                  source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> list[SimulationResult]:
+                  source: GameSource | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+                  executor=None) -> list[SimulationResult]:
     """The same `games` seeds played under each variant (rule overrides, () for the records as they are):
-    one result per variant, each what simulate() gives for it, the batches of all of them in one pool of
-    processes. ValueError for an unknown rule parameter."""
+    one result per variant, each what simulate() gives for it, the batches of all of them in one call of the
+    executor (pipeline/executors.py; None: local, `workers` processes). ValueError for an unknown rule
+    parameter."""
     from dataclasses import replace
 
     seats = check_settings(sim, players, bots, games, records)
@@ -218,38 +247,22 @@ def simulate_runs(sim: Simulation, records: Records, variants, games: int, seed:
                for n in range(len(runs)) for first in range(0, games, BATCH_SIZE)]
     progress = progress or Progress()
     progress.start(f"simulating {games * len(runs)} games", games * len(runs))
-    if workers > 1 and len(batches) > 1:
-        if source is None:
-            raise ValueError("running games in several processes needs a GameSource to rebuild the game")
-        played = _in_processes([b for _, b in batches], min(workers, len(batches)), progress)
+    from pipeline.executors import Local, Work
+
+    work = Work(tuple(batches), sim, tuple(runs), records)
+    if executor is None:
+        own = Local(workers)
+        try:
+            played = own.run(work, progress)
+        finally:
+            own.close()
     else:
-        played = []
-        for n, batch in batches:
-            played.append(play_batch(sim, runs[n], batch))
-            progress.advance(len(batch.seeds))
+        played = executor.run(work, progress)
     outcomes: list[list[dict]] = [[] for _ in runs]
     for (n, _), part in zip(batches, played):
         outcomes[n].extend(part)
     return [summarise(outcomes[n], games=games, seed=seed, players=players, bots=seats, max_steps=max_steps,
                       nominal=dict(sim.nominal(runs[n]))) for n in range(len(runs))]
-
-
-def _in_processes(batches: list[Batch], workers: int, progress) -> list[list[dict]]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    # spawn, not fork: the same behaviour on every OS, and no copy of a parent's threads or open files
-    done: dict[int, list[dict]] = {}
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(run_batch, batch): n for n, batch in enumerate(batches)}
-        try:
-            for future in as_completed(futures):
-                done[futures[future]] = future.result()
-                progress.advance(len(done[futures[future]]))
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-    return [done[n] for n in range(len(batches))]
 
 
 def replay(sim: Simulation, records: Records, seed: int, players: int, bots: tuple[str, ...] | None = None,
@@ -268,6 +281,6 @@ def to_plain(result: SimulationResult) -> dict:
     return data
 
 
-__all__ = ["Batch", "GameSource", "SimulationResult", "check_settings", "with_rules", "flag_of", "game_seed",
+__all__ = ["Batch", "GameSource", "Shipped", "run_shipped", "SimulationResult", "check_settings", "with_rules", "flag_of", "game_seed",
            "play", "play_batch", "replay", "run_batch", "simulate", "simulate_runs", "summarise", "to_plain",
            "what_happened", "wilson"]

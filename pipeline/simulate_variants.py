@@ -21,7 +21,7 @@ def simulate_with(sim: Simulation, records: Records, overrides: tuple[tuple[str,
 
 def reading_effects(sim: Simulation, records: Records, result: SimulationResult, rules: tuple = (),
                     workers: int = 1, progress=None, source: GameSource | None = None,
-                    limit: int = 200) -> list[tuple[str, str, str, int, int]]:
+                    limit: int = 200, executor=None) -> list[tuple[str, str, str, int, int]]:
     """For each reading the game names (Simulation.readings) and the run did not already change: the same
     seeds (at most `limit`) replayed with the other value. Rows (parameter, value used, other value, games
     compared: both ended by the rules, games whose results (who won) differ)."""
@@ -32,7 +32,7 @@ def reading_effects(sim: Simulation, records: Records, result: SimulationResult,
     games = min(result.games, limit)
     replayed = simulate_runs(sim, records, [((name, other),) for name, other in readings], games, result.seed,
                              result.players, result.bots, workers, progress, source=source,
-                             max_steps=result.max_steps)
+                             max_steps=result.max_steps, executor=executor)
     rows = []
     for (name, other), again in zip(readings, replayed):
         used = next((str(r.get("value")) for r in records.get("rules", ()) if r.get("parameter") == name), "?")
@@ -43,7 +43,7 @@ def reading_effects(sim: Simulation, records: Records, result: SimulationResult,
 
 def sweep_results(sim: Simulation, records: Records, result: SimulationResult, sweep: Sweep, workers: int = 1,
                   progress=None, source: GameSource | None = None,
-                  limit: int = 200) -> list[tuple[tuple, SimulationResult]]:
+                  limit: int = 200, executor=None) -> list[tuple[tuple, SimulationResult]]:
     """A Simulation.sweeps entry played on the run's seeds (at most `limit` games): (setting, its result) in
     the sweep's order. A setting the records already hold reuses the run's own games."""
     games = min(result.games, limit)
@@ -53,7 +53,7 @@ def sweep_results(sim: Simulation, records: Records, result: SimulationResult, s
     held = [not result.replay and all(current.get(name) == value for name, value in o) for o in overrides]
     played = iter(simulate_runs(sim, records, [o for o, h in zip(overrides, held) if not h], games, result.seed,
                                 result.players, result.bots, workers, progress, source=source,
-                                max_steps=result.max_steps) if not all(held) else ())
+                                max_steps=result.max_steps, executor=executor) if not all(held) else ())
     found = []
     for setting, h in zip(sweep.settings, held):
         found.append((tuple(setting), summarise(list(result.outcomes[:games]), games=games, seed=result.seed,

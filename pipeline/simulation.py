@@ -32,6 +32,7 @@ class Request:
     rules: tuple[tuple[str, str], ...] = ()    # `--rule NAME=VALUE` overrides
     teams: tuple[str, ...] = ()         # `--teams A,B`: the side of each seat (Simulation.sides)
     matchups: bool = False              # `--matchups`: every ordered pair of sides
+    executor: object = None             # pipeline.executors Local or Dask; None: local with `workers`
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Loaded:
     @property
     def source(self) -> driver.GameSource:
         return driver.GameSource(self.request.game, str(self.request.root), load_simulation,
-                                 self.request.rules)
+                                 self.request.rules, game_engine)
 
 
 def load(request: Request, report: Report) -> Loaded | None:
@@ -142,7 +143,7 @@ def seat_names(loaded: Loaded) -> list[str]:
 def run(loaded: Loaded, progress=None) -> SimulationResult:
     request = loaded.request
     return driver.simulate(loaded.sim, loaded.records, request.games, request.seed, loaded.players, loaded.seats,
-                           request.workers, progress, source=loaded.source)
+                           request.workers, progress, source=loaded.source, executor=request.executor)
 
 
 def replay(loaded: Loaded, game_seed: int) -> SimulationResult:
@@ -154,7 +155,7 @@ def readings(loaded: Loaded, result: SimulationResult, progress=None) -> list:
     if not loaded.sim.readings(loaded.records):
         return []
     return variants.reading_effects(loaded.sim, loaded.records, result, loaded.request.rules, loaded.request.workers,
-                                  progress, loaded.source)
+                                  progress, loaded.source, executor=loaded.request.executor)
 
 
 def sweeps(loaded: Loaded, result: SimulationResult, progress=None) -> list:
@@ -164,7 +165,7 @@ def sweeps(loaded: Loaded, result: SimulationResult, progress=None) -> list:
 
     request = loaded.request
     return [(sweep, variants.sweep_results(loaded.sim, loaded.records, result, sweep, request.workers, progress,
-                                         loaded.source)) for sweep in loaded.sim.sweeps
+                                         loaded.source, executor=request.executor)) for sweep in loaded.sim.sweeps
             if sweep.y is None or single_rate(result, sweep.y).denominator]
 
 
@@ -181,7 +182,8 @@ def run_matchups(loaded: Loaded, progress=None):
     pairings = list(permutations(sides, len(parameters)))
     results = driver.simulate_runs(loaded.sim, loaded.records, [tuple(zip(parameters, ids)) for ids in pairings],
                                    request.games, request.seed, loaded.players, loaded.seats, request.workers,
-                                   progress, source=loaded.source)          # every pairing's batches in one pool
+                                   progress, source=loaded.source,         # every pairing's batches in one call
+                                   executor=request.executor)
     runs = tuple(zip(pairings, results))
     outcomes = [{**o, "index": n * request.games + o["index"]} for n, (_, r) in enumerate(runs) for o in r.outcomes]
     pooled = summarise(outcomes, games=len(outcomes), seed=request.seed, players=loaded.players, bots=loaded.seats,
@@ -236,3 +238,13 @@ def load_simulation(game: str, root: str, rules: tuple[tuple[str, str], ...] = (
     if module.simulation is None:
         raise PipelineError(Problem(game, "this game has no rules engine to simulate", "usage"))
     return module.simulation, records
+
+
+def game_engine(game: str) -> Simulation:
+    """A registered game's Simulation from its id alone (a Dask worker has the package, not the project)."""
+    from pipeline.games import load_game
+
+    simulation = load_game(game, Path(".")).simulation
+    if simulation is None:
+        raise PipelineError(Problem(game, "this game has no rules engine to simulate", "usage"))
+    return simulation

@@ -65,11 +65,11 @@ def test_game_seeds_follow_the_documented_formula(result):
 
 
 def test_one_or_two_workers_give_identical_results(monkeypatch):
-    import pipeline.simulate
+    from pipeline.executors import Local
 
     pools = []
-    real = pipeline.simulate._in_processes
-    monkeypatch.setattr(pipeline.simulate, "_in_processes", lambda *a: pools.append(a[1]) or real(*a))
+    real = Local._in_processes
+    monkeypatch.setattr(Local, "_in_processes", lambda self, *a: pools.append(self.workers) or real(self, *a))
     source = GameSource("toy", "", loader=toy_game.load)
     records = toy_records()
     one = simulate(SIMULATION, records, games=60, seed=3, players=4, workers=1, source=source)
