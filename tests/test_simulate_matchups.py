@@ -221,12 +221,14 @@ def test_fightball_teams_and_sweep_are_declared():
 def test_variants_share_one_pool_and_match_one_process(monkeypatch):
     """Every pairing's (or setting's) batches go to one pool; a worker loads the game once and makes each
     variant's records once; the results are those of one process."""
-    import pipeline.simulate
+    from pipeline.executors import Local
     from pipeline.simulate import GameSource, simulate_runs
 
     pools = []
-    real = pipeline.simulate._in_processes
-    monkeypatch.setattr(pipeline.simulate, "_in_processes", lambda *a: pools.append((len(a[0]), a[1])) or real(*a))
+    real = Local._in_processes
+    monkeypatch.setattr(Local, "_in_processes",
+                        lambda self, batches, progress: pools.append((len(batches), self.workers)) or
+                        real(self, batches, progress))
     source = GameSource("duel", "", loader=toy_duel.load)
     variants = [(("team_north", a), ("team_south", b)) for a, b in (("ace", "dud"), ("twin", "mirror"), ("dud", "ace"))]
     one = simulate_runs(SIMULATION, duel_records(), variants, 60, 5, 2, workers=1, source=source)
