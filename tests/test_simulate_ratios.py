@@ -171,7 +171,7 @@ def test_solo_report_the_players_win_rate_against_the_robot_and_the_sweep(league
     assert "## Sweep: robot's match win rate as a function of robot level" in text
     assert "| 3 | 3 | " in text and text.count("| 60 |\n") >= 5       # five levels, 60 games each
     assert {p.name for p in folder.iterdir()} == {"report.md", "report.pdf", "games.csv", "set_strength.csv",
-                                                   "cards.csv", "matches.csv"}
+                                                   "cards.csv", "matches.csv", "run.json"}
     games = list(csv.DictReader(io.StringIO((folder / "games.csv").read_text())))
     assert len(games) == 60 and "robot:won" in games[0] and "score_2" not in games[0]
 
