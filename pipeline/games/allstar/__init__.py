@@ -17,15 +17,16 @@ from pipeline.games.allstar.schema import RULE_PARAMETERS
 
 def game_module(root: Path) -> GameModule:
     from pipeline.games.allstar import checks, schema
-    from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES, SYMBOLS,
-                                               TIEBREAK_SIDES)
+    from pipeline.games.allstar.schema import (ARENAS, BALANCE, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES,
+                                               SYMBOLS, TIEBREAK_SIDES)
     from pipeline.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="allstar",
         title="All-Star Draft",
         data_files=(root / "sheets" / "allstar.xlsx",),
-        sheets=(SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, COMPONENTS_SPEC),
+        sheets=(SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, BALANCE,
+                COMPONENTS_SPEC),
         template_dir=root / "templates" / "allstar",
         components=_components,
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),

@@ -17,14 +17,14 @@ from pipeline.games.buildit.schema import RULE_PARAMETERS
 
 def game_module(root: Path) -> GameModule:
     from pipeline.games.buildit import checks, schema
-    from pipeline.games.buildit.schema import CITIES, CONTRACTS, NORMAL_CARDS, RULES
+    from pipeline.games.buildit.schema import BALANCE, CITIES, CONTRACTS, NORMAL_CARDS, RULES
     from pipeline.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="buildit",
         title="Build It",
         data_files=(root / "sheets" / "buildit.xlsx",),
-        sheets=(CITIES, CONTRACTS, NORMAL_CARDS, RULES, COMPONENTS_SPEC),
+        sheets=(CITIES, CONTRACTS, NORMAL_CARDS, RULES, BALANCE, COMPONENTS_SPEC),
         template_dir=root / "templates" / "buildit",
         components=_components,
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),

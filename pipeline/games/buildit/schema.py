@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline.games.buildit.engine.data import PARAMETERS
+from pipeline.balance import BALANCE_SHEET
 from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
@@ -73,6 +74,7 @@ NORMAL_CARDS = SheetSpec(
 )
 
 RULES = RULES_SHEET
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
 
 
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py

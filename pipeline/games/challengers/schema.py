@@ -6,6 +6,7 @@ decks are the project's own, authored data (CH-A1…A4, A12)."""
 from __future__ import annotations
 
 from pipeline.games.challengers.engine.data import PARAMETERS
+from pipeline.balance import BALANCE_SHEET
 from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
@@ -135,6 +136,7 @@ SOLO_CARDS = SheetSpec(
 )
 
 RULES = RULES_SHEET
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
 
 ENGINE_SHEETS = ("sets", "cards", "card_ops", "starter", "schedule", "trophies", "robot_decks", "robot_levels",
                  "solo_cards")   # what GameData.from_rows reads, in order

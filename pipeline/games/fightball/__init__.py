@@ -26,7 +26,7 @@ def game_module(root: Path) -> GameModule:
         title="Fightball",
         data_files=(root / "sheets" / f"{GAME_ID}.xlsx",),
         sheets=(schema.TEAMS, schema.PLAYERS, schema.SHOTS, schema.EFFECTS, schema.EFFECT_OPS, schema.RULES,
-                COMPONENTS_SPEC),
+                schema.BALANCE, COMPONENTS_SPEC),
         template_dir=root / "templates" / GAME_ID,
         components=_components,
         rule_checks=staged_checks(checks.check_rows, checks.check_rules),

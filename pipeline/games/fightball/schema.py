@@ -7,6 +7,7 @@ holds them to the rulebook's numbers."""
 from __future__ import annotations
 
 from pipeline.games.fightball.engine.data import PARAMETERS
+from pipeline.balance import BALANCE_SHEET
 from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
@@ -105,6 +106,7 @@ EFFECT_OPS = SheetSpec(
 )
 
 RULES = RULES_SHEET
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
 
 ENGINE_SHEETS = ("teams", "players", "shots", "effects", "effect_ops")   # what GameData.from_rows reads, in order
 

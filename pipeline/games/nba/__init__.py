@@ -17,14 +17,15 @@ def game_module(root: Path) -> GameModule:
     from pipeline.games.nba import checks, components
     from pipeline.games.nba.checks import rules
     from pipeline.games.nba import schema
-    from pipeline.games.nba.schema import DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
+    from pipeline.games.nba.schema import (BALANCE, DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET,
+                                           TACTICS)
     from pipeline.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="nba",
         title="NBA Deck-Building",
         data_files=(root / "sheets" / "nba.xlsx",),
-        sheets=(SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, COMPONENTS_SPEC),
+        sheets=(SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, BALANCE, COMPONENTS_SPEC),
         template_dir=root / "templates" / "nba",
         components=components.components,
         rule_checks=staged_checks(checks.check_rows, rules.check_rules),
@@ -91,9 +92,16 @@ READINGS = other_readings(("dice_cap_scope", ("per_skill", "per_tactic")), ("neg
                           ("fatigue_removed_to", ("box", "supply")), ("keep_mode", ("up_to", "exactly")),
                           ("end_rule", ("countdown6", "market_empty_literal")))
 
+def catalogs(records: Records) -> dict[str, list[str]]:
+    """Every card a game can buy: the NBA Player cards (the pile and the Expert mini-markets are drawn from
+    them; starters and substitutes are dealt, never bought) and the market Tactics (sets A and B are dealt)."""
+    return {"bought_player": [rec["id"] for rec in records["players"] if rec["set"] == "NBA"],
+            "bought_tactic": [rec["id"] for rec in records["tactics"] if rec["set"] == "market"]}
+
+
 KEY_FIGURES = (KeyFigure("points", "points per activation", per="activated"),
                KeyFigure("bought_player", "Player cards bought per game"),
                KeyFigure("overtime", "overtimes per game"))
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, nominal=nominal,
                         blame=blame_rows, readings=READINGS, play_checks=_play_checks,
-                        key_figures=KEY_FIGURES)
+                        key_figures=KEY_FIGURES, catalogs=catalogs)

@@ -4,6 +4,7 @@ rule parameters."""
 from __future__ import annotations
 
 from pipeline.games.nba.engine.data import PARAMETERS
+from pipeline.balance import BALANCE_SHEET
 from pipeline.params import RULES_SHEET, rule_parameters
 from pipeline.schema import Column, SheetSpec
 
@@ -128,6 +129,7 @@ DURATIONS = SheetSpec(
 )
 
 RULES = RULES_SHEET
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
 
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
     "length": "Game length: a row of the durations sheet.",

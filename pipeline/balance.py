@@ -1,0 +1,216 @@
+"""Balance gates (issue 16): what a game's `balance` sheet promises, one gate per row ("the first player wins
+between 40 % and 60 % of games"), checked in two steps.
+
+Stage 2 (every `pnp validate`, no game played) types the gates: a known metric, a band with at least one
+bound and min ≤ max, a rate's bounds within 0–1, a seat and a player count the game has. `pnp validate
+--balance` then plays seeded games (pipeline/simulate.py) at every player count the gates name and measures
+each gate with its 95 % interval (pipeline/simulate_metrics.py). A gate fails only when the whole interval
+lies outside its band, so noise never fails a build; an interval that straddles a bound is undecided (a
+warning that says how many games would decide it); otherwise the gate holds.
+
+Metric names follow Ludii where one fits: first_player_advantage, completion, drawishness, duration.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable
+
+from pipeline.errors import Report
+from pipeline.games.base import Records, Simulation
+from pipeline.schema import Column, Record, SheetSpec
+from pipeline.simulate_metrics import (Measure, catalog, completion, drawishness, duration, first_player_advantage,
+                                       key_figure, least_present, seat_win_rate)
+from pipeline.simulate_stats import SimulationResult
+
+SHEET = "balance"
+SEAT, PRESENCE = "seat_win_rate:", "presence:"
+FIXED = ("first_player_advantage", "completion", "drawishness", "duration", "duration_turns")
+
+BALANCE_SHEET = SheetSpec(
+    name=SHEET, on_faces=False,
+    doc="Balance gates: what the designer promises of the game, checked by `pnp validate --balance`.",
+    columns=(
+        Column("metric", doc="What is measured: first_player_advantage (the first player's win rate), "
+                             "seat_win_rate:<seat>, completion (share of games ending by the rules, not at a cap), "
+                             "drawishness (share of games without a single winner), duration (mean rounds), "
+                             "duration_turns (mean turns), a key figure's counter (its mean per game), or "
+                             "presence:<table> (the share of games in which the least counted card of that table "
+                             "was counted: 'no card bought in under 2 % of games')."),
+        Column("min", "float", required=False, doc="Lowest value the gate accepts; empty: no lower bound. A rate "
+                                                   "(win rate, completion, presence) is between 0 and 1."),
+        Column("max", "float", required=False, doc="Highest value the gate accepts; empty: no upper bound."),
+        Column("players", "int", required=False, min=1, max=99,
+               doc="Players in the games measured; empty: the game's usual number."),
+        Column("note", required=False, max_length=200, doc="Why this band (free text, not printed)."),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A gate's metric: its name, whether it is a share of games (bounds within 0–1), and how it is measured."""
+
+    name: str
+    rate: bool
+    measure: Callable[[SimulationResult], Measure]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One row of the sheet, typed: the band [low, high] (None: open on that side) at `players` players."""
+
+    record: Record
+    metric: Metric
+    low: float | None
+    high: float | None
+    players: int
+
+
+def metrics(sim: Simulation, records: Records) -> dict[str, Metric]:
+    """Every metric this game's gates may name, but seat_win_rate:<seat> (seat_metric())."""
+    found = {
+        "first_player_advantage": Metric("first_player_advantage", True, first_player_advantage),
+        "completion": Metric("completion", True, completion),
+        "drawishness": Metric("drawishness", True, drawishness),
+        "duration": Metric("duration", False, lambda result: duration(result, "rounds")),
+        "duration_turns": Metric("duration_turns", False, lambda result: duration(result, "turns")),
+    }
+    for figure in sim.key_figures:
+        found.setdefault(figure.counter, Metric(figure.counter, False, lambda result, f=figure: key_figure(result, f)))
+    for table in (sim.catalogs(records) or {}):
+        keys = catalog(sim, records, table)
+        found[PRESENCE + table] = Metric(PRESENCE + table, True,
+                                         lambda result, t=table, k=keys: least_present(result, t, k))
+    return found
+
+
+def seat_metric(name: str, seat: int) -> Metric:
+    return Metric(name, True, lambda result: seat_win_rate(result, seat - 1))
+
+
+def read_gates(sim: Simulation, records: Records, report: Report) -> list[Gate]:
+    """Stage 2 of the `balance` sheet: its gates, every problem of a row at its cell (the row is left out)."""
+    known = metrics(sim, records)
+    fewest, most = sim.player_range(records)
+    gates, seen = [], {}
+    for rec in records.get(SHEET, ()):
+        name = rec.get("metric")
+        if name is None:
+            continue                                   # "required value is empty", already said
+        players = rec.get("players") or sim.default_players
+        problems = len(report.errors)
+        if rec.get("players") is not None and not fewest <= players <= most:
+            report.error(rec.at("players"), f"this game takes {fewest}–{most} players, not {players}", "range")
+        metric = _metric(name, known, rec, players, fewest <= players <= most, report)
+        low, high = rec.get("min"), rec.get("max")
+        if low is None and high is None:
+            report.error(rec.at("metric"), "a gate needs a min, a max or both", "required")
+        if low is not None and high is not None and low > high:
+            report.error(rec.at("min"), f"min {low:g} is above max {high:g}", "range")
+        for column, bound in (("min", low), ("max", high)):
+            if metric is not None and metric.rate and bound is not None and not 0 <= bound <= 1:
+                report.error(rec.at(column), f"{name} is a share of games: {bound:g} is outside 0–1", "range")
+        key = (name, players)
+        if key in seen:
+            report.error(rec.at("metric"), f"{name} at {players} players is already gated on row {seen[key]}",
+                         "unique")
+        seen.setdefault(key, rec.ref.row)
+        if len(report.errors) == problems:
+            gates.append(Gate(rec, metric, low, high, players))
+    return gates
+
+
+def _metric(name: str, known: dict[str, Metric], rec: Record, players: int, players_ok: bool,
+            report: Report) -> Metric | None:
+    if name in known:
+        return known[name]
+    if name.startswith(SEAT):
+        text = name[len(SEAT):].strip()
+        if not text.isdigit():
+            report.error(rec.at("metric"), f"{SEAT}<seat> takes a seat number ({SEAT}2), not {text!r}", "type")
+            return None
+        seat = int(text)
+        if players_ok and not 1 <= seat <= players:
+            report.error(rec.at("metric"), f"seat {seat} is not in a {players}-player game (seats 1–{players})",
+                         "range")
+            return None
+        return seat_metric(name, seat)
+    names = [*known, SEAT + "<seat>"]
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    report.error(rec.at("metric"), f"unknown metric {name!r}{hint}; this game's metrics: {', '.join(names)}",
+                 "enum")
+    return None
+
+
+# --- playing the gates (`pnp validate --balance`) ------------------------------------------------------------
+
+BALANCE_GAMES = 1000     # per player count: every shipped gate decided, all five games in seconds
+BALANCE_SEED = 1
+HOLDS, FAILS, UNDECIDED, UNMEASURED = "holds", "fails", "undecided", "unmeasured"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A gate as measured on `games` seeded games: holds, fails (the whole interval outside the band),
+    undecided (the interval straddles `bound`; `needed` games would likely decide it) or unmeasured."""
+
+    gate: Gate
+    measure: Measure
+    games: int
+    state: str
+    bound: float | None = None
+    needed: int | None = None
+
+
+def measure_gates(sim: Simulation, records: Records, gates: list[Gate], games: int = BALANCE_GAMES,
+                  seed: int = BALANCE_SEED, *, workers: int = 1, source=None, executor=None,
+                  progress=None) -> list[Verdict]:
+    """Play `games` seeded games at each player count the gates name (the same seeds at each), then judge
+    every gate, in sheet order."""
+    from pipeline.simulate import simulate_runs
+
+    results = {}
+    for players in sorted({gate.players for gate in gates}):
+        [results[players]] = simulate_runs(sim, records, ((),), games, seed, players, None, workers, progress,
+                                           source=source, executor=executor)
+    return [judge(gate, gate.metric.measure(results[gate.players]), games) for gate in gates]
+
+
+def judge(gate: Gate, measure: Measure, games: int) -> Verdict:
+    if measure.value is None:
+        return Verdict(gate, measure, games, UNMEASURED)
+    low, high = measure.low, measure.high
+    if (gate.high is not None and low > gate.high) or (gate.low is not None and high < gate.low):
+        return Verdict(gate, measure, games, FAILS)
+    straddled = [b for b in (gate.low, gate.high) if b is not None and low < b < high]
+    if not straddled:
+        return Verdict(gate, measure, games, HOLDS)
+    bound = min(straddled, key=lambda b: abs(measure.value - b))      # the closer bound needs the more games
+    return Verdict(gate, measure, games, UNDECIDED, bound, games_needed(measure, bound, games))
+
+
+def games_needed(measure: Measure, bound: float, games: int) -> int | None:
+    """Games that would likely put the interval on one side of `bound` (its half-width shrinks as 1/√games),
+    with a fifth more for luck, rounded up to two significant digits; None when the value sits on the bound."""
+    distance = abs(measure.value - bound)
+    half = measure.high - measure.value if bound > measure.value else measure.value - measure.low
+    if distance <= 0 or half <= 0:
+        return None
+    needed = int(games * 1.2 * (half / distance) ** 2) + 1
+    step = 10 ** max(0, len(str(needed)) - 2)
+    return -(-needed // step) * step
+
+
+def report_verdicts(verdicts: list[Verdict], report: Report, seed: int = BALANCE_SEED) -> None:
+    """A failed or unmeasured gate is an error at its metric cell [balance], an undecided one a warning."""
+    from pipeline.balance_report import message
+
+    for verdict in verdicts:
+        where = verdict.gate.record.at("metric")
+        if verdict.state in (FAILS, UNMEASURED):
+            report.error(where, message(verdict, seed), "balance")
+        elif verdict.state == UNDECIDED:
+            report.warning(where, message(verdict, seed), "balance")

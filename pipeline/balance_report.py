@@ -1,0 +1,62 @@
+"""Balance gates in words: the located line of a failed or undecided gate, and the table `pnp validate
+--balance` prints (every gate with its measured value, its 95 % interval and its band)."""
+
+from __future__ import annotations
+
+from pipeline.balance import FAILS, HOLDS, UNDECIDED, Verdict
+
+
+def number(value: float | None, rate: bool) -> str:
+    """A rate with three decimals (0.534); another value with four significant digits (13.04, 671.1)."""
+    if value is None:
+        return "—"
+    if rate:
+        return f"{value:.3f}"
+    return f"{value:.4g}" if abs(value) < 10_000 else f"{value:.0f}"
+
+
+def band(verdict: Verdict) -> str:
+    low, high = verdict.gate.low, verdict.gate.high
+    if low is not None and high is not None:
+        return f"{low:g}–{high:g}"
+    return f"≥ {low:g}" if low is not None else f"≤ {high:g}"
+
+
+def measured(verdict: Verdict) -> str:
+    """'0.61 [0.58, 0.64]'."""
+    m, rate = verdict.measure, verdict.gate.metric.rate
+    return f"{number(m.value, rate)} [{number(m.low, rate)}, {number(m.high, rate)}]"
+
+
+def context(verdict: Verdict, seed: int) -> str:
+    least = f"least: {verdict.measure.detail}; " if verdict.measure.detail else ""
+    return f"({least}{verdict.games} games, {verdict.gate.players} players, seed {seed})"
+
+
+def message(verdict: Verdict, seed: int) -> str:
+    """The problem's text (its place is the gate's metric cell)."""
+    gate, name = verdict.gate, verdict.gate.metric.name
+    if verdict.state == FAILS:
+        side = "above" if gate.high is not None and verdict.measure.low > gate.high else "below"
+        return f"{name} {measured(verdict)} is {side} the band {band(verdict)} {context(verdict, seed)}"
+    if verdict.state == UNDECIDED:
+        more = (f"play more games (--games {verdict.needed})" if verdict.needed else
+                "the value sits on the bound: move the bound or play many more games")
+        return (f"{name} {measured(verdict)} straddles {verdict.bound:g}, a bound of the band {band(verdict)} "
+                f"{context(verdict, seed)}: undecided: {more}")
+    return f"{name} could not be measured: no game that ended by the rules gave it a value {context(verdict, seed)}"
+
+
+VERDICT_WORDS = {HOLDS: "holds", FAILS: "FAILS", UNDECIDED: "undecided"}
+
+
+def rows(verdicts: list[Verdict]) -> list[list[str]]:
+    """The printed table, header first: one row per gate in sheet order."""
+    table = [["cell", "gate", "players", "measured", "95 % interval", "band", "verdict"]]
+    for verdict in verdicts:
+        m, rate, ref = verdict.measure, verdict.gate.metric.rate, verdict.gate.record.at("metric")
+        value = number(m.value, rate) + (f" ({m.detail})" if m.detail else "")
+        table.append([f"{ref.column}{ref.row}", verdict.gate.metric.name, str(verdict.gate.players), value,
+                      f"[{number(m.low, rate)}, {number(m.high, rate)}]", band(verdict),
+                      VERDICT_WORDS.get(verdict.state, "not measured")])
+    return table
