@@ -1,0 +1,81 @@
+"""`pnp sweep`: the command function (pipeline/cli.py registers it). Parse the options, check the values,
+play every combination, print the tables, write output/<game>/sweep/; exit 0 when every combination's games
+ended by the rules, 1 when some did not (after writing the reports) or a value is wrong, 2 for a usage error."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+
+def sweep(game: str = typer.Argument(..., help="Game id."),
+          rule: Optional[list[str]] = typer.Option(None, help="A rule parameter and the values to play, "
+                                                         "NAME=V1,V2,… (repeatable: every combination)."),
+          games: int = typer.Option(200, min=1, max=1_000_000, help="Games per combination."),
+          seed: int = typer.Option(1, min=0, help="Master seed: game i plays seed S × 1000003 + i in every "
+                                                   "combination."),
+          players: Optional[int] = typer.Option(None, help="Players (default: the game's usual number)."),
+          bots: Optional[str] = typer.Option(None, help="One bot for every seat, or one per seat: a,b,c."),
+          workers: Optional[int] = typer.Option(None, min=1, max=256, help="Processes that play games side by "
+                                                "side (default: 1 local, every core for a Dask LocalCluster)."),
+          executor: str = typer.Option("local", "--executor", metavar="local|dask[=ADDRESS]",
+                                       help="Where games are played: local processes, or Dask distributed (a "
+                                            "LocalCluster of --workers processes, or the scheduler at ADDRESS, "
+                                            "e.g. dask=tcp://127.0.0.1:8786); the results are the same.")
+          ) -> None:
+    """Play every combination of some rule parameters' values on the same seeds; writes output/<game>/sweep/."""
+    from pipeline import cli
+    from pipeline import sweep as sweeping
+
+    try:
+        axes = sweeping.parse_axes(rule or [])
+    except sweeping.SweepUsage as exc:
+        cli._usage(str(exc))
+    pool = cli._executor(executor, workers)
+    with cli._closing(pool):
+        _sweep(game, axes, games, seed, players, bots, workers or 1, pool)
+
+
+def _sweep(game: str, axes, games: int, seed: int, players: Optional[int], bots: Optional[str], workers: int,
+           pool) -> None:
+    from rich.text import Text
+
+    from pipeline import cli, executors, simulation
+    from pipeline import sweep as sweeping
+    from pipeline import sweep_report as rows_of
+    from pipeline.errors import Report
+
+    request = simulation.Request(game, cli.PROJECT_ROOT, games, seed, players,
+                                 tuple(b.strip() for b in bots.split(",")) if bots else None, workers, executor=pool)
+    report = Report()
+    try:
+        plan = sweeping.load(request, axes, report)
+    except simulation.SimulationUsage as exc:
+        cli._usage(str(exc))
+    cli._print_problems(report)
+    if plan is None:
+        cli.out("validation failed: nothing was simulated")
+        raise typer.Exit(1)
+    with cli._progress() as progress:
+        found = sweeping.run(plan, progress)
+    done = sum(p.result.finished for p in found.points)
+    cli.out(f"[bold]{plan.loaded.module.title}[/bold]: {len(plan.settings)} combinations × {games} games, seed "
+            f"{seed} (the same seeds in each), {plan.loaded.players} player{'s' if plan.loaded.players != 1 else ''};"
+            f" {done} of {games * len(plan.settings)} finished by the rules")
+    cli._show(rows_of.win_rows(found, narrow=True), "Win rates (95 % interval; change: paired difference from the "
+              "baseline on the same seeds)")
+    cli._show(rows_of.figure_rows(found, narrow=True), "Key figures (95 % interval)")
+    cli._show(rows_of.length_rows(found, narrow=True), "Scores and game length")
+    cli._show(rows_of.reason_rows(found), "End reasons (games)")
+    flagged = rows_of.flag_rows(found, game, code=False)
+    if len(flagged) > 1:
+        cli._show([row[:-1] for row in flagged], f"Flagged combinations: {len(flagged) - 1} of {len(found.points)}")
+        for point in found.points:
+            if point.result.flagged:
+                cli.out(Text(f"replay: {rows_of.replay(point, game)}"))
+    split = executors.total(found.splits)
+    if split is not None:
+        cli.out(Text(f"played {executors.split_line(split)}"))
+    cli._written(plan.loaded, lambda: sweeping.write_reports(found))
+    raise typer.Exit(0 if found.ok else 1)
