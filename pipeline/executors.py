@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from pipeline.simulate import Batch, Shipped, play_batch, run_batch, run_shipped
+from pipeline.simulate_play import Batch, Shipped, play_batch, run_batch, run_shipped
 
 LOCAL, DASK = "local", "dask"
 
