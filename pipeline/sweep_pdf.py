@@ -160,13 +160,15 @@ def _heat(canvas, box, result, fonts, pick, fmt: str, title: str, fair: bool = F
 # --- tables ------------------------------------------------------------------------------------------------------
 
 def table_panels(result, fonts) -> list:
-    game = result.plan.loaded.request.game
+    game, axes = result.plan.loaded.request.game, len(result.plan.axes)
+    flagged = rows_of.flag_rows(result, game, code=False)       # the replay commands apart: they are long
     found = [("Settings", rows_of.settings_rows(result)),
              ("Win rates (change: paired difference from the baseline, same seeds)", rows_of.win_rows(result)),
              ("Key figures", rows_of.figure_rows(result)),
              ("Scores and game length", rows_of.length_rows(result)),
              ("End reasons (games)", rows_of.reason_rows(result)),
-             ("Flagged combinations (replay the first flagged game)", rows_of.flag_rows(result, game, code=False))]
+             ("Flagged combinations", [row[:-1] for row in flagged]),
+             ("Replay the first flagged game of each", [row[:axes] + row[-1:] for row in flagged])]
     panels = []
     for title, rows in found:
         if len(rows) > 1:

@@ -12,7 +12,8 @@ from pipeline.simulate_report import md_table, num, replay_command
 
 RATE_NOTE = ("A win shared by k seats counts 1/k; rates show their 95 % Wilson interval, means and changes "
              "± the half-width of theirs. \"Change\" is the paired difference from the baseline's game with the "
-             "same seed, over the games both ended by the rules: chance is held fixed, so it measures the rule.")
+             "same seed, over the games both ended by the rules (their number when some did not): chance is "
+             "held fixed, so it measures the rule.")
 
 
 # --- cells ------------------------------------------------------------------------------------------------------
@@ -32,8 +33,12 @@ def mean(m: Measure, narrow: bool = False, digits: int = 2, sign: str = "") -> s
 
 
 def change(m: Measure, point, narrow: bool = False, digits: int = 3) -> str:
-    """The paired change from the baseline, signed; "baseline" on the baseline's own row."""
-    return "baseline" if point.baseline else mean(m, narrow, digits, "+")
+    """The paired change from the baseline, signed, and over how many games when some were not paired (a
+    flagged game on either side); "baseline" on the baseline's own row."""
+    if point.baseline:
+        return "baseline"
+    paired = f"{_between(narrow)}({m.n} games)" if m.n < point.result.games else ""
+    return mean(m, narrow, digits, "+") + paired
 
 
 def _between(narrow: bool) -> str:
