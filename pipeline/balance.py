@@ -14,6 +14,7 @@ Metric names follow Ludii where one fits: first_player_advantage, completion, dr
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -22,7 +23,7 @@ from pipeline.games.base import Records, Simulation
 from pipeline.schema import Column, Record, SheetSpec
 from pipeline.simulate_metrics import (Measure, catalog, completion, drawishness, duration, first_player_advantage,
                                        key_figure, least_present, seat_win_rate)
-from pipeline.simulate_stats import SimulationResult
+from pipeline.simulate_stats import SimulationResult, wilson
 
 SHEET = "balance"
 SEAT, PRESENCE = "seat_win_rate:", "presence:"
@@ -137,6 +138,11 @@ def _metric(name: str, known: dict[str, Metric], rec: Record, players: int, play
                          "range")
             return None
         return seat_metric(name, seat)
+    if name.startswith(PRESENCE):
+        tables = [known_name for known_name in known if known_name.startswith(PRESENCE)]
+        report.error(rec.at("metric"), f"unknown metric {name!r}: {PRESENCE}<table> names a table whose every key "
+                     f"the game lists ({', '.join(tables) or 'this game lists none'})", "enum")
+        return None
     names = [*known, SEAT + "<seat>"]
     close = difflib.get_close_matches(name, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -189,17 +195,32 @@ def judge(gate: Gate, measure: Measure, games: int) -> Verdict:
     if not straddled:
         return Verdict(gate, measure, games, HOLDS)
     bound = min(straddled, key=lambda b: abs(measure.value - b))      # the closer bound needs the more games
-    return Verdict(gate, measure, games, UNDECIDED, bound, games_needed(measure, bound, games))
+    needed = games_needed(measure, bound, games, gate.metric.rate)
+    return Verdict(gate, measure, games, UNDECIDED, bound, needed)
 
 
-def games_needed(measure: Measure, bound: float, games: int) -> int | None:
-    """Games that would likely put the interval on one side of `bound` (its half-width shrinks as 1/√games),
-    with a fifth more for luck, rounded up to two significant digits; None when the value sits on the bound."""
+def games_needed(measure: Measure, bound: float, games: int, rate: bool = False) -> int | None:
+    """Games that would likely put the interval on one side of `bound` at the same value, with a fifth more
+    for luck, rounded up to two significant digits; None when the value sits on the bound. A rate's Wilson
+    interval is recomputed at each count (at 0 or 1 it narrows as 1/n); another interval narrows as 1/√n."""
     distance = abs(measure.value - bound)
     half = measure.high - measure.value if bound > measure.value else measure.value - measure.low
     if distance <= 0 or half <= 0:
         return None
-    needed = int(games * 1.2 * (half / distance) ** 2) + 1
+    if rate:
+        def decided(n: int) -> bool:
+            low, high = wilson(measure.value * n, n)
+            return not low < bound < high
+        top = measure.n
+        while not decided(top):
+            top *= 2
+        bottom = top // 2
+        while top - bottom > 1:                        # the fewest units that decide, by bisection
+            middle = (bottom + top) // 2
+            bottom, top = (bottom, middle) if decided(middle) else (middle, top)
+        needed = math.ceil(games * 1.2 * top / measure.n)
+    else:
+        needed = math.ceil(round(games * 1.2 * (half / distance) ** 2, 6))  # round: 0.56 - 0.53 is not 0.03
     step = 10 ** max(0, len(str(needed)) - 2)
     return -(-needed // step) * step
 

@@ -7,12 +7,12 @@ from pipeline.balance import FAILS, HOLDS, UNDECIDED, Verdict
 
 
 def number(value: float | None, rate: bool) -> str:
-    """A rate with three decimals (0.534); another value with four significant digits (13.04, 671.1)."""
+    """A rate with three decimals (0.534); another value with four significant digits (13.04, 6.880, 671.1)."""
     if value is None:
         return "—"
     if rate:
         return f"{value:.3f}"
-    return f"{value:.4g}" if abs(value) < 10_000 else f"{value:.0f}"
+    return f"{value:#.4g}" if abs(value) < 1000 else f"{value:.0f}"
 
 
 def band(verdict: Verdict) -> str:
@@ -50,13 +50,15 @@ def message(verdict: Verdict, seed: int) -> str:
 VERDICT_WORDS = {HOLDS: "holds", FAILS: "FAILS", UNDECIDED: "undecided"}
 
 
-def rows(verdicts: list[Verdict]) -> list[list[str]]:
-    """The printed table, header first: one row per gate in sheet order."""
-    table = [["cell", "gate", "players", "measured", "95 % interval", "band", "verdict"]]
+def tables(verdicts: list[Verdict]) -> list[tuple[int, list[list[str]]]]:
+    """The printed tables, one per player count (in the order the sheet first names it): (players, rows
+    with the header first), one row per gate in sheet order."""
+    found: dict[int, list[list[str]]] = {}
     for verdict in verdicts:
         m, rate, ref = verdict.measure, verdict.gate.metric.rate, verdict.gate.record.at("metric")
-        value = number(m.value, rate) + (f" ({m.detail})" if m.detail else "")
-        table.append([f"{ref.column}{ref.row}", verdict.gate.metric.name, str(verdict.gate.players), value,
-                      f"[{number(m.low, rate)}, {number(m.high, rate)}]", band(verdict),
-                      VERDICT_WORDS.get(verdict.state, "not measured")])
-    return table
+        rows = found.setdefault(verdict.gate.players,
+                                [["gate", "cell", "measured", "95 % interval", "band", "verdict"]])
+        rows.append([verdict.gate.metric.name + (f" ({m.detail})" if m.detail else ""), f"{ref.column}{ref.row}",
+                     number(m.value, rate), f"[{number(m.low, rate)}, {number(m.high, rate)}]", band(verdict),
+                     VERDICT_WORDS.get(verdict.state, "not measured")])
+    return list(found.items())

@@ -128,13 +128,27 @@ def list_games() -> None:
 
 @app.command()
 def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (default: all)."),
-             strict: bool = typer.Option(False, help="Warnings fail too.")) -> None:
-    """Run every validation stage and print every problem (exit 1 if any)."""
+             strict: bool = typer.Option(False, help="Warnings fail too."),
+             balance: bool = typer.Option(False, "--balance", help="Also play each game's balance gates (its "
+                                          "balance sheet) on seeded games: a gate fails only when its 95 % "
+                                          "interval lies outside its band."),
+             balance_games: Optional[int] = typer.Option(None, "--games", min=1, max=1_000_000,
+                                                         help="With --balance: games per player count the gates "
+                                                              "name (default 1000, seed 1).")) -> None:
+    """Run every validation stage and print every problem (exit 1 if any); --balance also plays the gates."""
     from pipeline import build as pipeline_build
+    from pipeline import validate as validation
+    from pipeline.balance import BALANCE_GAMES
 
+    if balance_games is not None and not balance:
+        _usage("--games is the number of games --balance plays: give --balance too")
     config = BuildConfig(root=PROJECT_ROOT, games=_games(games), strict=strict)
+    verdicts = {}
     with _progress() as progress:
         report, prepared = pipeline_build.validate(config, progress)
+        for item in prepared if balance else ():
+            verdicts[item.game.id] = validation.check_balance(item.game, item.records, config.root, report,
+                                                              balance_games or BALANCE_GAMES, progress=progress)
     _print_problems(report)
     for item in prepared:
         cards = sum(len(d.fronts) for d in item.decks)
@@ -143,9 +157,20 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
             + (f", {others} other components" if others else ""))
         for line in item.summary:
             out(f"  {line}")
+        if verdicts.get(item.game.id):
+            _show_gates(verdicts[item.game.id])
     code = report.exit_code(strict)
     out("validation passed" if code == 0 else "validation failed")
     raise typer.Exit(code)
+
+
+def _show_gates(verdicts) -> None:
+    from pipeline import balance_report
+    from pipeline.balance import BALANCE_SEED
+
+    for players, rows in balance_report.tables(verdicts):
+        _show(rows, f"Balance gates at {players} player{'s' if players != 1 else ''}: {verdicts[0].games} games, "
+              f"seed {BALANCE_SEED} (a gate fails only when its whole 95 % interval is outside its band)")
 
 
 @app.command()
