@@ -73,12 +73,11 @@ def _series(name: str, measures) -> tuple[str, list[float], list[tuple[float, fl
     return name, [_value(m) for m in measures], [_interval(m) for m in measures]
 
 
-def win_series(result) -> list:
+def win_series(points, names: list[str]) -> list:
     """Each seat's win rate and the first player's (seat 1's when the games do not say who started), or the
     first player's alone when the lines would be too many to tell apart."""
-    points, names = result.points, rows_of.seat_names(result)
     seats = [_series(name, [p.seats[k] for p in points]) for k, name in enumerate(names)]
-    if points[0].result.first_player is None:
+    if all(p.result.first_player is None for p in points):
         seats[0] = (f"{names[0]} (first player)",) + seats[0][1:]
         return seats if len(seats) <= MOST_SERIES else seats[:1]
     first = _series("first player", [p.first for p in points])
@@ -91,16 +90,20 @@ def chart_panels(result, fonts) -> list:
 
     axes, figures, P = result.plan.axes, result.plan.figures, layout.Panel
     if len(axes) == 1:
-        labels, what = [p.setting[0][1] for p in result.points], axes[0].name
-        lines = win_series(result)
+        measured = [p for p in result.points if p.result.finished]      # a value without finished games: none
+        if not measured:
+            return []
+        labels, what = [p.setting[0][1] for p in measured], axes[0].name
+        left_out = "" if len(measured) == len(result.points) else "; values without a finished game left out"
+        lines = win_series(measured, rows_of.seat_names(result))
         panels = [P(200, lambda c, box: charts.line_chart(
-            c, box, labels, lines, f"Win rate as a function of {what} (95 % interval)", fonts,
+            c, box, labels, lines, f"Win rate as a function of {what} (95 % interval{left_out})", fonts,
             top=_top(lines), axis_label=what))]
         if figures:
-            line = [_series(figures[0].label, [p.figures[0] for p in result.points])]
-            panels.append(P(200, lambda c, box: charts.line_chart(
-                c, box, labels, line, f"{_capital(figures[0].label)} (95 % interval)", fonts, top=_top(line),
-                axis_label=what)))
+            line = [_series(figures[0].label, [p.figures[0] for p in measured])]
+            named = f"{_capital(figures[0].label)} (95 % interval{left_out})"
+            panels.append(P(200, lambda c, box: charts.line_chart(c, box, labels, line, named, fonts, top=_top(line),
+                                                                  axis_label=what)))
         return panels
     if len(axes) == 2:
         height = min(560.0, 60 + 30 * (len(axes[0].values) + 1))

@@ -35,8 +35,8 @@ def mean(m: Measure, narrow: bool = False, digits: int = 2, sign: str = "") -> s
 def change(m: Measure, point, narrow: bool = False, digits: int = 3) -> str:
     """The paired change from the baseline, signed, and over how many games when some were not paired (a
     flagged game on either side); "baseline" on the baseline's own row."""
-    if point.baseline:
-        return "baseline"
+    if point.baseline or m.value is None:
+        return "baseline" if point.baseline else "—"
     paired = f"{_between(narrow)}({m.n} games)" if m.n < point.result.games else ""
     return mean(m, narrow, digits, "+") + paired
 
@@ -121,7 +121,7 @@ def reason_rows(result) -> list[list[str]]:
 def flag_rows(result, game: str, code: bool = True) -> list[list[str]]:
     """The combinations whose games did not all end by the rules: how many, the first in words, and the
     command that plays it again (`code`: in backquotes, for Markdown)."""
-    rows = [_axes(result) + ["flagged games", "first flagged game", "replay"]]
+    rows = [_axes(result) + ["flagged games", "what happened", "replay"]]
     for p in result.points:
         if p.result.flagged:
             first = p.result.flagged[0]

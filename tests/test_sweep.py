@@ -112,7 +112,8 @@ def test_bad_values_are_located_at_the_cell_they_replace_all_at_once(toy):
     assert [str(p) for p in report.errors] == [
         "sheets/toy.xlsx › rules › B2 (value): --rule target=abc: 'abc' is not a whole number [type]",
         "sheets/toy.xlsx › rules › B2 (value): --rule target=0: 0 is below the minimum 1 [range]",
-        "sheets/toy.xlsx › rules › B2 (value): --rule max_rounds=1: target 12 cannot be reached in 1 rounds [rules]",
+        "sheets/toy.xlsx › rules › B2 (value): --rule max_rounds=1: target 12 cannot be reached in 1 rounds "
+        "[rules]",
         "sheets/toy.xlsx › rules › B3 (value): --rule max_rounds=yes: 'yes' is not a whole number [type]"]
 
 
@@ -178,7 +179,7 @@ def test_a_combination_whose_games_stop_is_flagged_and_the_others_complete(toy):
     assert not found.ok
     rows = sweep_report.flag_rows(found, "toy", code=False)
     first = capped.result.flagged[0]
-    assert rows == [["max_rounds", "flagged games", "first flagged game", "replay"],
+    assert rows == [["max_rounds", "flagged games", "what happened", "replay"],
                     ["2", str(len(stopped)), f"seed {first.seed}: {first.message}",
                      f"pnp simulate toy --replay {first.seed} --players 3 --bots heuristic --rule max_rounds=2"]]
     assert "safety cap max_rounds hit in round 2" in first.message
@@ -193,7 +194,8 @@ def test_csv_one_row_per_combination_in_columns_a_notebook_can_pivot(toy):
     for name in ("completion", "first_player_win_rate", "first_player_win_rate_change", "seat_3_win_rate",
                  "pips_per_game", "pips_per_roll_change", "rounds", "turns"):
         assert {name, f"{name}_low", f"{name}_high"} <= set(frame.columns), name
-    assert {"score_mean", "score_sd", "rounds_sd", "turns_sd", "shared_wins", "end_target", "replay"} <= set(frame.columns)
+    others = {"score_mean", "score_sd", "rounds_sd", "turns_sd", "shared_wins", "end_target", "replay"}
+    assert others <= set(frame.columns)
     assert list(frame["combination"]) == [1, 2, 3, 4]
     assert list(frame["baseline"]) == [True, False, False, False]        # no workbook values: the first
     pivot = frame.pivot(index="target", columns="max_rounds", values="first_player_win_rate")
@@ -238,7 +240,8 @@ def test_pdf_pages_one_rule_a_line_chart_two_rules_heat_maps(toy):
     assert [p.height for p in sweep_pdf.chart_panels(one, default_fonts())] == [200, 200]
     assert [p.full for p in sweep_pdf.chart_panels(two, default_fonts())] == [True, True]
     assert sweep_pdf.chart_panels(swept(toy, "target=10", "max_rounds=0", "stuck=0"), default_fonts()) == []
-    assert [name for name, _, _ in sweep_pdf.win_series(one)] == ["seat 1 (first player)", "seat 2", "seat 3"]
+    assert [name for name, _, _ in sweep_pdf.win_series(one.points, ["seat 1", "seat 2", "seat 3"])] == [
+        "seat 1 (first player)", "seat 2", "seat 3"]
     buffer = io.BytesIO()
     assert sweep_pdf.write_pdf(two, buffer, default_fonts()) == 2         # heat maps, then the tables
 

@@ -64,7 +64,8 @@ def test_bad_values_print_every_located_problem_and_write_nothing(toy_cli):
     invoke, root = toy_cli
     done = invoke("--rule", "target=abc,12", "--rule", "max_rounds=1")
     assert done.exit_code == 1
-    assert "sheets/toy.xlsx › rules › B2 (value): --rule target=abc: 'abc' is not a whole number [type]" in done.output
+    assert "sheets/toy.xlsx › rules › B2 (value): --rule target=abc: 'abc' is not a whole number [type]" \
+           in done.output
     assert "sheets/toy.xlsx › rules › B2 (value): --rule max_rounds=1: target 12 cannot be reached in 1 rounds" \
            in done.output
     assert "validation failed: nothing was simulated" in done.output and "Traceback" not in done.output
@@ -97,7 +98,8 @@ def test_build_it_sweep_end_to_end_local_and_dask_write_the_same_reports(tmp_pat
                        "--executor", executor, root=root)
         assert done.returncode == 0, done.stderr
         assert f"played 120 games in 6 batches on {executor}" in done.stdout
-        written[executor] = {suffix: (folder / f"start_gold{suffix}").read_bytes() for suffix in (".md", ".pdf", ".csv")}
+        written[executor] = {suffix: (folder / f"start_gold{suffix}").read_bytes()
+                             for suffix in (".md", ".pdf", ".csv")}
     assert written["local"] == written["dask"]
     assert b"| baseline | start_gold=5: the workbook's values |" in written["local"][".md"]
     assert b'"executor": "dask"' in (folder / "start_gold.run.json").read_bytes()
