@@ -27,7 +27,6 @@ from pipeline.simulate_stats import SimulationResult, wilson
 
 SHEET = "balance"
 SEAT, PRESENCE = "seat_win_rate:", "presence:"
-FIXED = ("first_player_advantage", "completion", "drawishness", "duration", "duration_turns")
 
 BALANCE_SHEET = SheetSpec(
     name=SHEET, on_faces=False,

@@ -159,6 +159,18 @@ def test_an_undecided_gate_says_how_many_games_would_decide_it():
     assert both.state == UNDECIDED and both.bound == 0.49
 
 
+def test_a_gate_no_game_could_measure_is_an_error():
+    """A key figure whose denominator no finished game counted: no value, so the promise is not kept."""
+    _, records = validate_game("nba", ROOT)
+    [first] = balance.read_gates(load_game("nba", ROOT).simulation, records, Report())[:1]
+    verdict = judge(first, Measure(None, None, None, 0), 1000)
+    report = Report()
+    balance.report_verdicts([verdict], report)
+    assert verdict.state == balance.UNMEASURED and lines(report) == [
+        "sheets/nba.xlsx › balance › A2 (metric): first_player_advantage could not be measured: no game that "
+        "ended by the rules gave it a value (1000 games, 2 players, seed 1) [balance]"]
+
+
 # --- gates played on damaged copies (a few games each) ------------------------------------------------------
 
 def play(game: str, project: Path, games: int) -> tuple[Report, list]:
