@@ -143,10 +143,10 @@ def load(request: simulation.Request, axes: tuple[Axis, ...], report: Report) ->
     rows = {rec.get("parameter"): rec for rec in loaded.records.get("rules", ())}
     unknown = [a.name for a in axes if a.name not in rows]
     if unknown:
-        known = ", ".join(sorted(map(str, rows))) or "none"
-        raise SweepUsage(f"{request.game} has no rule parameter {unknown[0]!r} (known: {known})")
+        names = ", ".join(sorted(map(str, rows))) or "none"
+        raise SweepUsage(f"{request.game} has no rule parameter {unknown[0]!r} (known: {names})")
     known = {(str(p.where), p.message, p.rule) for p in report.problems}
-    typed = _typed(loaded, ())
+    typed = _typed(loaded, loaded.records)
     axes = tuple(replace(a, current=_shown(typed.get(a.name, rows[a.name].get("value"))),
                          ref=rows[a.name].at("value")) for a in axes)
     readings = {}
@@ -192,19 +192,19 @@ def _check(loaded: simulation.Loaded, setting: Setting, what: str, known: set, r
         if name is not None and len(names) == 1:
             message = message[len(name) + 2:]           # "start_gold: 'abc' is …" already named by `what`
         report.problems.append(replace(problem, message=f"{what}: {message}"))
-    return None if found.errors else _typed(loaded, setting, records)
+    return None if found.errors else _typed(loaded, records)
 
 
 def _cell(loaded: simulation.Loaded, setting: Setting) -> SourceRef | str:
+    """The value cell of the setting's first parameter: where a problem without a cell of its own points."""
     refs = [rec.at("value") for rec in loaded.records.get("rules", ()) if rec.get("parameter") == setting[0][0]]
     return refs[0] if refs else loaded.request.game
 
 
-def _typed(loaded: simulation.Loaded, setting: Setting, records=None) -> dict:
-    """The rule values as the engine reads them (typed when the game declares its parameters)."""
+def _typed(loaded: simulation.Loaded, records) -> dict:
+    """The records' rule values as the engine reads them (typed when the game declares its parameters)."""
     from pipeline.params import rules
 
-    records = records if records is not None else with_rules(loaded.records, setting)
     raw = {rec.get("parameter"): rec.get("value") for rec in records.get("rules", ())}
     if not loaded.module.rule_parameters:
         return {name: str(value) for name, value in raw.items()}
@@ -216,6 +216,7 @@ def _shown(value) -> str:
 
 
 def _distinct(axis: Axis, readings: dict) -> None:
+    """SweepUsage when two of the axis's values read as one ("12" and "012", "yes" and "oui")."""
     seen: dict = {}
     for value in axis.values:
         if (axis.name, value) not in readings:
@@ -250,6 +251,7 @@ def run(plan: Plan, progress=None) -> SweepResult:
 
 def measure(setting: Setting, result: SimulationResult, base: SimulationResult, figures: tuple[KeyFigure, ...],
             baseline: bool = False) -> Point:
+    """One combination's measures, and their changes from `base` (the baseline's games) seed for seed."""
     return Point(setting, result, baseline, completion(result), first_player_advantage(result),
                  tuple(seat_win_rate(result, k) for k in range(result.players)), duration(result, "rounds"),
                  duration(result, "turns"), tuple(key_figure(result, f) for f in figures),
@@ -303,6 +305,7 @@ def figure_change(result: SimulationResult, base: SimulationResult, figure: KeyF
 # --- the files ------------------------------------------------------------------------------------------------
 
 def folder(plan: Plan) -> Path:
+    """output/<game>/sweep/: the build keeps it (pipeline/output.py NOT_BUILT)."""
     return plan.loaded.request.root / "output" / plan.loaded.module.id / "sweep"
 
 
