@@ -3,69 +3,22 @@ code (0 clean, 1 problems, 2 usage). A user's mistake never prints a traceback."
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import sys
-from functools import lru_cache
 from typing import Optional
 
 import typer
 
 from pipeline import PROJECT_ROOT
+from pipeline.cli_shared import EXECUTOR_OPTION, err, out, print_problems as _print_problems
+from pipeline.cli_shared import closing as _closing, executor_of as _executor, progress as _progress
+from pipeline.cli_shared import show as _show, show_split as _show_split, usage as _usage, written as _written
+from pipeline.cli_sweep import sweep
 from pipeline.config import BACKS, FORMATS, PAPERS, BuildConfig
-from pipeline.errors import PipelineError, Report, Severity
+from pipeline.errors import PipelineError, Report
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
                   help="Print-and-play pipeline: validate game workbooks and build print-ready PDFs.")
-
-
-@lru_cache(maxsize=None)
-def _console(stderr: bool):
-    """rich consoles, made on first use: a quiet successful build never imports rich (~45 ms)."""
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def err(*args, **kwargs) -> None:
-    _console(True).print(*args, **kwargs)
-
-
-def out(*args, **kwargs) -> None:
-    _console(False).print(*args, **kwargs)
-
-
-class _RichProgress:
-    def __init__(self, bar):
-        self.bar, self.task = bar, None
-
-    def start(self, description: str, total: int) -> None:
-        if self.task is not None:
-            self.bar.update(self.task, completed=self.bar.tasks[self.task].total, visible=False)
-        self.task = self.bar.add_task(description, total=total)
-
-    def advance(self, steps: int = 1) -> None:
-        self.bar.advance(self.task, steps)
-
-
-@contextlib.contextmanager
-def _progress():
-    """Progress bars on a terminal; nothing (and no rich import) when stderr is a file or a pipe."""
-    from pipeline.progress import Progress
-
-    if not sys.stderr.isatty():
-        yield Progress()
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
-
-    with RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=_console(True), transient=True) as bar:
-        yield _RichProgress(bar)
-
-
-def _usage(message: str) -> None:
-    err(f"[red]error:[/red] {message}")
-    raise typer.Exit(2)
 
 
 def _games(games: Optional[list[str]]) -> tuple[str, ...]:
@@ -95,19 +48,6 @@ def _offset(text: str) -> tuple[float, float]:
     if abs(x) > 10 or abs(y) > 10:
         _usage("--back-offset is a small printer correction: at most 10 mm each way")
     return x, y
-
-
-def _print_problems(report: Report) -> None:
-    if not report.problems:
-        return
-    from rich.text import Text
-
-    for problem in report.problems:
-        colour = "red" if problem.severity is Severity.ERROR else "yellow"
-        line = Text(problem.severity.value, style=colour)
-        line.append(f" {problem}")          # plain text: a "[range]" tag must not be read as markup
-        err(line, highlight=False)
-    err(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
 
 
 @app.command("list")
@@ -241,48 +181,6 @@ def watch(game: str = typer.Argument(..., help="Game id."),
         raise typer.Exit(130)
 
 
-EXECUTOR_OPTION = typer.Option("local", "--executor", metavar="local|dask[=ADDRESS]",
-                               help="Where games are played: local processes, or Dask distributed (a LocalCluster "
-                                    "of --workers processes, or the scheduler at ADDRESS, e.g. "
-                                    "dask=tcp://127.0.0.1:8786); the results are the same.")
-
-
-def _executor(spec: str, workers: Optional[int]):
-    """--executor as an executor (pipeline/executors.py); a wrong spec is a usage error."""
-    from pipeline import executors
-
-    try:
-        return executors.parse(spec, workers)
-    except ValueError as exc:
-        _usage(str(exc))
-
-
-@contextlib.contextmanager
-def _closing(pool):
-    """Stop a Dask cluster however the command ends; an executor that cannot start is one line, exit 1."""
-    from pipeline.executors import ExecutorError
-
-    try:
-        yield pool
-    except ExecutorError as exc:
-        err(f"error: {exc}")
-        raise typer.Exit(1) from None
-    finally:
-        pool.close()
-
-
-def _show_split(loaded, splits, where: str) -> None:
-    """How the work was split, on stdout and in <where> (never in a result file: it differs between runs)."""
-    from pipeline import executors
-
-    split = executors.total(splits)
-    if split is None:
-        return
-    out(f"played {executors.split_line(split)}")
-    path = executors.write_split(PROJECT_ROOT / "output" / loaded.request.game / where, splits)
-    print(f"wrote {path.relative_to(PROJECT_ROOT)}")
-
-
 @app.command()
 def simulate(game: str = typer.Argument(..., help="Game id."),
              games: int = typer.Option(200, min=1, max=1_000_000, help="How many games to play."),
@@ -313,6 +211,9 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                  pool)
     with _closing(pool):
         _simulate(game, games, seed, replay, matchups, request)
+
+
+app.command("sweep")(sweep)         # pipeline/cli_sweep.py
 
 
 def _simulate(game: str, games: int, seed: int, replay: Optional[int], matchups: bool, request) -> None:
@@ -414,30 +315,6 @@ def _simulate_matchups(loaded) -> None:
     _written(loaded, lambda: simulation.write_matchup_reports(loaded, found))
     _show_split(loaded, loaded.request.executor.splits, "simulation/matchups/run.json")
     raise typer.Exit(0 if pooled.ok else 1)
-
-
-def _written(loaded, write) -> None:
-    from pipeline.render.pdf import credits
-
-    with credits(loaded.module.credited_author, loaded.module.keywords):     # the PDF's Author and Keywords
-        written = write()
-    for path in written:
-        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
-
-
-def _show(rows: list[list[str]], title: str) -> None:
-    """A table of text rows (header first) on stdout; nothing for a header alone."""
-    from rich.table import Table
-    from rich.text import Text
-
-    if len(rows) < 2:
-        return
-    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
-    for i, head in enumerate(rows[0]):
-        table.add_column(head, justify="left" if i == 0 or head in ("bot", "what happened") else "right")
-    for row in rows[1:]:
-        table.add_row(*(Text(str(cell)) for cell in row))      # Text: a "[" from an engine is not markup
-    out(table)
 
 
 def _show_replay(loaded, result, game_seed: int) -> None:

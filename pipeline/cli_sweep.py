@@ -8,6 +8,10 @@ from typing import Optional
 
 import typer
 
+from pipeline import PROJECT_ROOT
+from pipeline import cli_shared as ui
+from pipeline.cli_shared import EXECUTOR_OPTION
+
 
 def sweep(game: str = typer.Argument(..., help="Game id."),
           rule: Optional[list[str]] = typer.Option(None, help="A rule parameter and the values to play, "
@@ -19,21 +23,17 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
           bots: Optional[str] = typer.Option(None, help="One bot for every seat, or one per seat: a,b,c."),
           workers: Optional[int] = typer.Option(None, min=1, max=256, help="Processes that play games side by "
                                                 "side (default: 1 local, every core for a Dask LocalCluster)."),
-          executor: str = typer.Option("local", "--executor", metavar="local|dask[=ADDRESS]",
-                                       help="Where games are played: local processes, or Dask distributed (a "
-                                            "LocalCluster of --workers processes, or the scheduler at ADDRESS, "
-                                            "e.g. dask=tcp://127.0.0.1:8786); the results are the same.")
+          executor: str = EXECUTOR_OPTION
           ) -> None:
     """Play every combination of some rule parameters' values on the same seeds; writes output/<game>/sweep/."""
-    from pipeline import cli
     from pipeline import sweep as sweeping
 
     try:
         axes = sweeping.parse_axes(rule or [])
     except sweeping.SweepUsage as exc:
-        cli._usage(str(exc))
-    pool = cli._executor(executor, workers)
-    with cli._closing(pool):
+        ui.usage(str(exc))
+    pool = ui.executor_of(executor, workers)
+    with ui.closing(pool):
         _sweep(game, axes, games, seed, players, bots, workers or 1, pool)
 
 
@@ -41,41 +41,41 @@ def _sweep(game: str, axes, games: int, seed: int, players: Optional[int], bots:
            pool) -> None:
     from rich.text import Text
 
-    from pipeline import cli, executors, simulation
+    from pipeline import executors, simulation
     from pipeline import sweep as sweeping
     from pipeline import sweep_report as rows_of
     from pipeline.errors import Report
 
-    request = simulation.Request(game, cli.PROJECT_ROOT, games, seed, players,
+    request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
                                  tuple(b.strip() for b in bots.split(",")) if bots else None, workers, executor=pool)
     report = Report()
     try:
         plan = sweeping.load(request, axes, report)
     except simulation.SimulationUsage as exc:
-        cli._usage(str(exc))
-    cli._print_problems(report)
+        ui.usage(str(exc))
+    ui.print_problems(report)
     if plan is None:
-        cli.out("validation failed: nothing was simulated")
+        ui.out("validation failed: nothing was simulated")
         raise typer.Exit(1)
-    with cli._progress() as progress:
+    with ui.progress() as progress:
         found = sweeping.run(plan, progress)
     done = sum(p.result.finished for p in found.points)
-    cli.out(f"[bold]{plan.loaded.module.title}[/bold]: {len(plan.settings)} combinations × {games} games, seed "
+    ui.out(f"[bold]{plan.loaded.module.title}[/bold]: {len(plan.settings)} combinations × {games} games, seed "
             f"{seed} (the same seeds in each), {plan.loaded.players} player{'s' if plan.loaded.players != 1 else ''};"
             f" {done} of {games * len(plan.settings)} finished by the rules")
-    cli._show(rows_of.win_rows(found, narrow=True), "Win rates (95 % interval; change: paired difference from the "
+    ui.show(rows_of.win_rows(found, narrow=True), "Win rates (95 % interval; change: paired difference from the "
               "baseline on the same seeds)")
-    cli._show(rows_of.figure_rows(found, narrow=True), "Key figures (95 % interval)")
-    cli._show(rows_of.length_rows(found, narrow=True), "Scores and game length")
-    cli._show(rows_of.reason_rows(found), "End reasons (games)")
+    ui.show(rows_of.figure_rows(found, narrow=True), "Key figures (95 % interval)")
+    ui.show(rows_of.length_rows(found, narrow=True), "Scores and game length")
+    ui.show(rows_of.reason_rows(found), "End reasons (games)")
     flagged = rows_of.flag_rows(found, game, code=False)
     if len(flagged) > 1:
-        cli._show([row[:-1] for row in flagged], f"Flagged combinations: {len(flagged) - 1} of {len(found.points)}")
+        ui.show([row[:-1] for row in flagged], f"Flagged combinations: {len(flagged) - 1} of {len(found.points)}")
         for point in found.points:
             if point.result.flagged:
-                cli.out(Text(f"replay: {rows_of.replay(point, game)}"))
+                ui.out(Text(f"replay: {rows_of.replay(point, game)}"))
     split = executors.total(found.splits)
     if split is not None:
-        cli.out(Text(f"played {executors.split_line(split)}"))
-    cli._written(plan.loaded, lambda: sweeping.write_reports(found))
+        ui.out(Text(f"played {executors.split_line(split)}"))
+    ui.written(plan.loaded, lambda: sweeping.write_reports(found))
     raise typer.Exit(0 if found.ok else 1)

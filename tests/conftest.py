@@ -95,3 +95,13 @@ def pytest_collection_modifyitems(config, items):
         source = inspect.getsource(function)
         if "built" in getattr(item, "fixturenames", ()) or any(call in source for call in END_TO_END):
             item.add_marker(pytest.mark.slow)
+
+
+def point_cli_at(monkeypatch, root: Path) -> None:
+    """The in-process CLI (pipeline.cli and the modules its commands share) on the project at `root`."""
+    import pipeline.cli
+    import pipeline.cli_shared
+    import pipeline.cli_sweep
+
+    for module in (pipeline.cli, pipeline.cli_shared, pipeline.cli_sweep):
+        monkeypatch.setattr(module, "PROJECT_ROOT", root)

@@ -23,7 +23,7 @@ from pipeline.simulation import load_simulation
 from pipeline.simulate_pdf import write_pdf
 from pipeline.simulate_report import markdown, seat_rows
 from tests import toy_game
-from tests.conftest import run_cli
+from tests.conftest import point_cli_at, run_cli
 from tests.toy_game import FILE, SIMULATION, toy_records
 
 BOTS = ("heuristic", "random", "cautious")
@@ -393,7 +393,7 @@ def toy_cli(monkeypatch, tmp_path):
     import pipeline.games
     import pipeline.validate
 
-    monkeypatch.setattr(pipeline.cli, "PROJECT_ROOT", tmp_path)
+    point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_game.toy_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records",
                         lambda game, root, report: toy_records(**toy_game.VARIANTS[game.id]))

@@ -13,6 +13,7 @@ from pipeline.simulate_variants import simulate_with, sweep_results
 from pipeline.simulate_report import markdown, paired_rows, sweep_rows
 from pipeline.simulate_stats import wilson
 from tests import toy_duel
+from tests.conftest import point_cli_at
 from tests.toy_duel import SIMULATION, SPEEDS, duel_records
 
 
@@ -22,7 +23,7 @@ def duel_cli(monkeypatch, tmp_path):
     import pipeline.games
     import pipeline.validate
 
-    monkeypatch.setattr(pipeline.cli, "PROJECT_ROOT", tmp_path)
+    point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_duel.duel_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: duel_records())
 
@@ -177,7 +178,7 @@ def test_a_game_without_sides_refuses_teams_and_matchups(monkeypatch, tmp_path):
     import pipeline.validate
     from tests import toy_game
 
-    monkeypatch.setattr(pipeline.cli, "PROJECT_ROOT", tmp_path)
+    point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_game.toy_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_game.toy_records())
     for option in (["--teams", "a,b"], ["--matchups"]):

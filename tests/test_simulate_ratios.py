@@ -18,6 +18,7 @@ from pipeline.simulate_report import markdown, sweep_rows
 from pipeline.simulate_stats import summarise, wilson
 from pipeline.simulate_variants import sweep_results
 from tests import toy_league
+from tests.conftest import point_cli_at
 from tests.toy_league import CARDS, MATCHES, ROBOT, SETS, SIMULATION, league_records
 
 
@@ -149,7 +150,7 @@ def league_cli(monkeypatch, tmp_path):
     import pipeline.games
     import pipeline.validate
 
-    monkeypatch.setattr(pipeline.cli, "PROJECT_ROOT", tmp_path)
+    point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_league.league_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: league_records())
 

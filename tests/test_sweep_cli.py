@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli_sweep import sweep
-from tests.conftest import copy_project, run_cli
+from tests.conftest import copy_project, point_cli_at, run_cli
 from tests.test_sweep import toy_module
 from tests.toy_game import toy_records
 
@@ -21,10 +20,7 @@ def toy_cli(monkeypatch, tmp_path):
     import pipeline.validate
 
     app = pipeline.cli.app
-    if not any(command.name == "sweep" for command in app.registered_commands):
-        monkeypatch.setattr(app, "registered_commands", list(app.registered_commands))
-        app.command("sweep")(sweep)
-    monkeypatch.setattr(pipeline.cli, "PROJECT_ROOT", tmp_path)
+    point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_records())
 
