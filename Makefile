@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all build test test-fast validate bench clean distclean
+.PHONY: all build test test-fast validate balance bench clean distclean
 
 all: build
 
@@ -20,6 +20,9 @@ build: $(STAMP)
 
 validate: $(STAMP)
 	$(BIN)/pnp validate
+
+balance: $(STAMP)
+	$(BIN)/pnp validate --balance --workers 2
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -r fE

@@ -222,15 +222,3 @@ def games_needed(measure: Measure, bound: float, games: int, rate: bool = False)
         needed = math.ceil(round(games * 1.2 * (half / distance) ** 2, 6))  # round: 0.56 - 0.53 is not 0.03
     step = 10 ** max(0, len(str(needed)) - 2)
     return -(-needed // step) * step
-
-
-def report_verdicts(verdicts: list[Verdict], report: Report, seed: int = BALANCE_SEED) -> None:
-    """A failed or unmeasured gate is an error at its metric cell [balance], an undecided one a warning."""
-    from pipeline.balance_report import message
-
-    for verdict in verdicts:
-        where = verdict.gate.record.at("metric")
-        if verdict.state in (FAILS, UNMEASURED):
-            report.error(where, message(verdict, seed), "balance")
-        elif verdict.state == UNDECIDED:
-            report.warning(where, message(verdict, seed), "balance")

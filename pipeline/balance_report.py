@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from pipeline.balance import FAILS, HOLDS, UNDECIDED, Verdict
+from pipeline.balance import BALANCE_SEED, FAILS, HOLDS, UNDECIDED, UNMEASURED, Verdict
+from pipeline.errors import Report
 
 
 def number(value: float | None, rate: bool) -> str:
@@ -62,3 +63,13 @@ def tables(verdicts: list[Verdict]) -> list[tuple[int, list[list[str]]]]:
                      number(m.value, rate), f"[{number(m.low, rate)}, {number(m.high, rate)}]", band(verdict),
                      VERDICT_WORDS.get(verdict.state, "not measured")])
     return list(found.items())
+
+
+def report_verdicts(verdicts: list[Verdict], report: Report, seed: int = BALANCE_SEED) -> None:
+    """A failed or unmeasured gate is an error at its metric cell [balance], an undecided one a warning."""
+    for verdict in verdicts:
+        where = verdict.gate.record.at("metric")
+        if verdict.state in (FAILS, UNMEASURED):
+            report.error(where, message(verdict, seed), "balance")
+        elif verdict.state == UNDECIDED:
+            report.warning(where, message(verdict, seed), "balance")

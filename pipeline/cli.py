@@ -74,21 +74,26 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
                                           "interval lies outside its band."),
              balance_games: Optional[int] = typer.Option(None, "--games", min=1, max=1_000_000,
                                                          help="With --balance: games per player count the gates "
-                                                              "name (default 1000, seed 1).")) -> None:
+                                                              "name (default 1000, seed 1)."),
+             workers: Optional[int] = typer.Option(None, min=1, max=256, help="With --balance: processes that play "
+                                                   "games side by side (default: 1 local, every core for Dask)."),
+             executor: str = EXECUTOR_OPTION) -> None:
     """Run every validation stage and print every problem (exit 1 if any); --balance also plays the gates."""
     from pipeline import build as pipeline_build
-    from pipeline import validate as validation
+    from pipeline import executors, simulation
     from pipeline.balance import BALANCE_GAMES
 
-    if balance_games is not None and not balance:
-        _usage("--games is the number of games --balance plays: give --balance too")
+    if (balance_games is not None or workers is not None or executor != "local") and not balance:
+        _usage("--games, --workers and --executor say how --balance plays its games: give --balance too")
     config = BuildConfig(root=PROJECT_ROOT, games=_games(games), strict=strict)
     verdicts = {}
-    with _progress() as progress:
+    pool = _executor(executor, workers)
+    with _closing(pool), _progress() as progress:
         report, prepared = pipeline_build.validate(config, progress)
         for item in prepared if balance else ():
-            verdicts[item.game.id] = validation.check_balance(item.game, item.records, config.root, report,
-                                                              balance_games or BALANCE_GAMES, progress=progress)
+            verdicts[item.game.id] = simulation.check_balance(item.game, item.records, config.root, report,
+                                                              balance_games or BALANCE_GAMES, executor=pool,
+                                                              progress=progress)
     _print_problems(report)
     for item in prepared:
         cards = sum(len(d.fronts) for d in item.decks)
@@ -99,6 +104,9 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
             out(f"  {line}")
         if verdicts.get(item.game.id):
             _show_gates(verdicts[item.game.id])
+    split = executors.total(pool.splits)
+    if split is not None:
+        out(f"balance games: {executors.split_line(split)}")
     code = report.exit_code(strict)
     out("validation passed" if code == 0 else "validation failed")
     raise typer.Exit(code)

@@ -7,12 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pipeline import balance, balance_report
 from pipeline import simulate as driver
 from pipeline import simulate_variants as variants
 from pipeline.errors import PipelineError, Problem, Report
 from pipeline.games.base import GameModule, Records, Simulation
 from pipeline.games.kit import with_rules
 from pipeline.params import read_rules
+from pipeline.progress import Progress
 from pipeline.simulate_stats import SimulationResult
 
 
@@ -248,3 +250,20 @@ def game_engine(game: str) -> Simulation:
     if simulation is None:
         raise PipelineError(Problem(game, "this game has no rules engine to simulate", "usage"))
     return simulation
+
+
+# --- balance gates, only when asked ---------------------------------------------------------------------------
+
+def check_balance(game: GameModule, records: Records, root: Path, report: Report,
+                  games: int = balance.BALANCE_GAMES, *, workers: int = 1, executor=None,
+                  progress: Progress | None = None) -> list[balance.Verdict]:
+    """The `balance` sheet's gates on `games` seeded games per player count (records: stages 1–6 passed): a
+    failed gate is an error at its cell, an undecided one a warning; every verdict is returned, to print."""
+    if game.simulation is None or balance.SHEET not in records:
+        return []
+    gates = balance.read_gates(game.simulation, records, Report())      # typed clean in stage 2
+    source = driver.GameSource(game.id, str(root), load_simulation, (), game_engine)
+    verdicts = balance.measure_gates(game.simulation, records, gates, games, workers=workers, source=source,
+                                     executor=executor, progress=progress)
+    balance_report.report_verdicts(verdicts, report)
+    return verdicts

@@ -1,6 +1,6 @@
 """The six validation stages over a game's data: structure, cells, rows together, manifest, rules, and play
-(a short seeded batch of bot games on the game's reference engine, with its variants); and, only when asked
-(`pnp validate --balance`), the balance gates played on enough seeded games to decide them.
+(a short seeded batch of bot games on the game's reference engine, with its variants). Stage 2 also types the
+balance gates; pipeline/simulation.check_balance plays them, only when asked (`pnp validate --balance`).
 
 Each stage runs only if the ones before found no error, so an error is never drowned in its
 consequences; every problem of a stage is collected before deciding.
@@ -224,23 +224,3 @@ def _data_file(records: Records) -> str:
         for row in rows:
             return row.ref.file
     return "game data"
-
-
-# --- balance gates, only when asked ---------------------------------------------------------------------------
-
-def check_balance(game: GameModule, records: Records, root: Path, report: Report,
-                  games: int = balance.BALANCE_GAMES, *, workers: int = 1, executor=None,
-                  progress: Progress | None = None) -> list[balance.Verdict]:
-    """The `balance` sheet's gates on `games` seeded games per player count (records: stages 1–6 passed): a
-    failed gate is an error at its cell, an undecided one a warning; every verdict is returned, to print."""
-    from pipeline.simulate import GameSource
-    from pipeline.simulation import game_engine, load_simulation
-
-    if game.simulation is None or balance.SHEET not in records:
-        return []
-    gates = balance.read_gates(game.simulation, records, Report())      # typed clean in stage 2
-    source = GameSource(game.id, str(root), load_simulation, (), game_engine)
-    verdicts = balance.measure_gates(game.simulation, records, gates, games, workers=workers, source=source,
-                                     executor=executor, progress=progress)
-    balance.report_verdicts(verdicts, report)
-    return verdicts

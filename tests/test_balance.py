@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import balance
+from pipeline import balance, balance_report
 from pipeline.balance import FAILS, HOLDS, UNDECIDED, Gate, Metric, games_needed, judge
 from pipeline.errors import Report
 from pipeline.games import load_game
 from pipeline.simulate_metrics import Measure
-from pipeline.validate import check_balance
+from pipeline.simulation import check_balance
 from tests.conftest import ROOT, edit_workbook, validate_game
 from tests.workbook_damage import lines
 
@@ -165,7 +165,7 @@ def test_a_gate_no_game_could_measure_is_an_error():
     [first] = balance.read_gates(load_game("nba", ROOT).simulation, records, Report())[:1]
     verdict = judge(first, Measure(None, None, None, 0), 1000)
     report = Report()
-    balance.report_verdicts([verdict], report)
+    balance_report.report_verdicts([verdict], report)
     assert verdict.state == balance.UNMEASURED and lines(report) == [
         "sheets/nba.xlsx › balance › A2 (metric): first_player_advantage could not be measured: no game that "
         "ended by the rules gave it a value (1000 games, 2 players, seed 1) [balance]"]
