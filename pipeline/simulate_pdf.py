@@ -4,9 +4,7 @@ Markdown report and the terminal."""
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
-from pathlib import Path
 
 from pipeline.simulate_report import (counter_rows, nominal_rows, paired_rows, seat_labels, seat_rows, spread_rows,
                                       sweep_rows, sweep_x, sweep_y_label)
@@ -29,26 +27,13 @@ def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(),
     from pipeline.render import charts
     from pipeline.simulate_ratio_pages import ratio_panels
     from pipeline.simulate_ratios import computed, keyed_tables
-    from pipeline.render.pdf import new_canvas
 
     found = computed(ratios, result)
     in_pairs = {name for pair in paired for name in pair} | keyed_tables(found)   # shown as tables, not bars
     shown = (list(panels or ()) + _panels(result, fonts, charts, in_pairs) + ratio_panels(found, fonts, charts)
              + extra_panels(result, fonts, charts, sweeps, paired, names or seat_labels(result)))
-    pages = layout.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
-    buffer = target if hasattr(target, "write") else io.BytesIO()
-    canvas = new_canvas(buffer, A4, fonts, title=f"{title} — simulation")
-    for number, placed in enumerate(pages, 1):
-        _header(canvas, result, title, fonts, charts, number, len(pages), A4, subtitle)
-        for panel, box in placed:
-            panel.draw(canvas, box)
-        canvas.showPage()
-    canvas.save()
-    if buffer is not target:
-        from pipeline.output import atomic_write
-
-        atomic_write(Path(target), buffer.getvalue())
-    return len(pages)
+    return layout.write_flowed(target, shown, fonts, f"{title} — simulation", lambda canvas, number, pages: _header(
+        canvas, result, title, fonts, charts, number, pages, A4, subtitle), MARGIN)
 
 
 def _header(canvas, result: SimulationResult, title: str, fonts, charts, number: int, pages: int, size,

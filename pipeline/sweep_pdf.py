@@ -5,9 +5,6 @@ figure; more: the tables alone), then the tables of pipeline/sweep_report.py. Dr
 
 from __future__ import annotations
 
-import io
-from pathlib import Path
-
 from pipeline import sweep_report as rows_of
 from pipeline.simulate_metrics import Measure
 
@@ -21,23 +18,10 @@ def write_pdf(result, target, fonts) -> int:
     from reportlab.lib.pagesizes import A4
 
     from pipeline.render import chart_pages as layout
-    from pipeline.render.pdf import new_canvas
 
     shown = chart_panels(result, fonts) + table_panels(result, fonts)
-    pages = layout.flow(shown, A4, MARGIN, MARGIN + 46, MARGIN + 22)
-    buffer = target if hasattr(target, "write") else io.BytesIO()
-    canvas = new_canvas(buffer, A4, fonts, title=rows_of.title(result))
-    for number, placed in enumerate(pages, 1):
-        _header(canvas, result, fonts, number, len(pages), A4)
-        for panel, box in placed:
-            panel.draw(canvas, box)
-        canvas.showPage()
-    canvas.save()
-    if buffer is not target:
-        from pipeline.output import atomic_write
-
-        atomic_write(Path(target), buffer.getvalue())
-    return len(pages)
+    return layout.write_flowed(target, shown, fonts, rows_of.title(result), lambda canvas, number, pages: _header(
+        canvas, result, fonts, number, pages, A4), MARGIN)
 
 
 def _header(canvas, result, fonts, number: int, pages: int, size) -> None:

@@ -80,3 +80,29 @@ def flow(panels: Sequence[Panel], page: tuple[float, float], margin: float, firs
             pages[-1].append((panel, (x, y - height, width if panel.full else half, height)))
         y -= height + gap
     return pages
+
+
+def write_flowed(target, panels, fonts, title: str, header, margin: float) -> int:
+    """Panels flowed over A4 pages under a header drawn by `header(canvas, number, pages)`, to `target`: a path
+    (written atomically) or a binary file object. Same panels, same bytes. Returns the number of pages."""
+    import io
+    from pathlib import Path
+
+    from reportlab.lib.pagesizes import A4
+
+    from pipeline.render.pdf import new_canvas
+
+    pages = flow(panels, A4, margin, margin + 46, margin + 22)
+    buffer = target if hasattr(target, "write") else io.BytesIO()
+    canvas = new_canvas(buffer, A4, fonts, title=title)
+    for number, placed in enumerate(pages, 1):
+        header(canvas, number, len(pages))
+        for panel, box in placed:
+            panel.draw(canvas, box)
+        canvas.showPage()
+    canvas.save()
+    if buffer is not target:
+        from pipeline.output import atomic_write
+
+        atomic_write(Path(target), buffer.getvalue())
+    return len(pages)
