@@ -66,15 +66,22 @@ def usage(message: str) -> None:
 
 
 def print_problems(report: Report) -> None:
+    """One line per problem, then the counts; under GitHub Actions each line is followed by its annotation
+    (pipeline/annotations.py), so the code host pins it on the file."""
     if not report.problems:
         return
     from rich.text import Text
 
+    from pipeline import annotations
+
+    top = annotations.workspace(PROJECT_ROOT) if annotations.active() else None
     for problem in report.problems:
         colour = "red" if problem.severity is Severity.ERROR else "yellow"
         line = Text(problem.severity.value, style=colour)
         line.append(f" {problem}")          # plain text: a "[range]" tag must not be read as markup
         err(line, highlight=False)
+        if top is not None:
+            err(Text(annotations.annotation(problem, PROJECT_ROOT, top)), highlight=False)
     err(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
 
 
