@@ -359,33 +359,53 @@ def _rule_overrides(items: list[str]) -> tuple[tuple[str, str], ...]:
 def diff(game: str = typer.Argument(..., help="Game id."),
          old: str = typer.Argument("HEAD", help="The old version: a git revision (default HEAD) or a workbook file."),
          paper: str = typer.Option("all", help="Papers of the reprint sheet: a4, letter or all."),
-         backs: str = typer.Option("duplex", help="duplex, foldover or none.")) -> None:
+         backs: str = typer.Option("duplex", help="duplex, foldover or none."),
+         summary: Optional[str] = typer.Option(None, "--summary", metavar="FILE",
+                                               help="Also append the changes as Markdown to FILE (a CI job "
+                                                    "summary: --summary \"$GITHUB_STEP_SUMMARY\").")) -> None:
     """List the cards and rules changed since OLD; write output/<game>/diff/changes.pdf and reprint-<paper>.pdf."""
+    from pathlib import Path
+
     from rich.text import Text
 
+    from pipeline import diff_summary
     from pipeline.diff_output import diff_game
+
+    def summarise(text: str) -> None:
+        if summary is None:
+            return
+        try:
+            diff_summary.append(Path(summary), text)
+        except OSError as exc:
+            _usage(f"--summary: cannot write {summary} ({exc.strerror or exc})")
 
     if backs not in BACKS:
         _usage(f"--backs must be one of {', '.join(BACKS)}, not {backs!r}")
     papers = _choices(paper, PAPERS, "--paper")
+    game = _games([game])[0]
     report = Report()
     try:
-        result = diff_game(PROJECT_ROOT, _games([game])[0], old, papers, report, backs)
+        result = diff_game(PROJECT_ROOT, game, old, papers, report, backs)
     except PipelineError as exc:
+        summarise(diff_summary.failure(game, old, [f"{p.where}: {p.message}" for p in exc.problems]))
         if any(problem.rule != "usage" for problem in exc.problems):
             raise
         _usage("; ".join(f"{p.where}: {p.message}" for p in exc.problems))     # OLD: no file, no revision
     _print_problems(report)
     if result.changes is None:
+        summarise(diff_summary.failure(game, old, [str(problem) for problem in report.errors]))
         out("diff failed: a version has errors")
         raise typer.Exit(1)
+    written = [str(path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path)
+               for path in result.written]
+    summarise(diff_summary.section(game, result.changes, written))
     if result.changes.none:
         out(f"no change since {old}")
         raise typer.Exit(0)
     for line in result.changes.lines():
         out(Text(line))
-    for path in result.written:
-        print(f"wrote {path.relative_to(PROJECT_ROOT) if path.is_relative_to(PROJECT_ROOT) else path}")
+    for path in written:
+        print(f"wrote {path}")
     raise typer.Exit(0)
 
 
