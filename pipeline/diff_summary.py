@@ -9,14 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.diff import ADDED, CHANGED, DATA_ONLY, REMOVED, Changes
-
-_SPECIAL = set("\\`*_[]<>|~&#")
+from pipeline.render.markup import md_escape
 
 
 def escape(text: str) -> str:
-    """Text as itself in Markdown, on one line (a table cell or a list item)."""
-    flat = " ".join(str(text).splitlines())
-    return "".join(f"\\{char}" if char in _SPECIAL else char for char in flat)
+    """Text as itself in Markdown, on one line (a table cell or a list item); `~` too, which GitHub reads as
+    strikethrough (`HEAD~2 … HEAD~3`)."""
+    return md_escape(text).replace("~", "\\~")
 
 
 def heading(game_id: str, old: str) -> str:

@@ -56,7 +56,7 @@ def test_a_section_lists_counts_cards_rules_and_files():
         ["data only", "players › Tim Duncan (players › row 7)"],
     ]
     assert "players › H52 (cost): 8 → 9<br>players › C52 (name): Hakeem → &lt;b&gt;" in _html(text)
-    assert "- rules:\n  - rules › B7 (cost\\_window\\_max): 5 → 6\n  - rulebook pages they change (A4): 5, 10\n" \
+    assert "- rules:\n  - rules › B7 (cost_window_max): 5 → 6\n  - rulebook pages they change (A4): 5, 10\n" \
            "- rulebook pages the cards' changes make (A4): 4\n" in text
     assert text.endswith("\nFiles: output/nba/diff/changes.pdf, output/nba/diff/reprint-a4.pdf\n\n")
 
@@ -70,9 +70,9 @@ def test_no_change_and_failure():
 
 
 def test_escape_keeps_text_as_text_on_one_line():
-    text = "a|b *c* _d_ [e](f) <g> & `h` ~i~ #j \\k\nnext"
-    assert escape(text) == "a\\|b \\*c\\* \\_d\\_ \\[e\\](f) \\<g\\> \\& \\`h\\` \\~i\\~ \\#j \\\\k next"
-    assert _html(escape(text)) == "<p>a|b *c* _d_ [e](f) &lt;g&gt; &amp; `h` ~i~ #j \\k next</p>\n"
+    text = "a|b *c* _d_ snake_case [e](f) <g> & `h` ~i~ \\k\nnext"
+    assert escape(text) == "a\\|b \\*c\\* \\_d\\_ snake_case \\[e\\](f) \\<g\\> \\& \\`h\\` \\~i\\~ \\\\k next"
+    assert _html(escape(text)) == "<p>a|b *c* _d_ snake_case [e](f) &lt;g&gt; &amp; `h` ~i~ \\k next</p>\n"
 
 
 def test_sections_are_appended(tmp_path):
