@@ -13,6 +13,7 @@ from pipeline import PROJECT_ROOT
 from pipeline.cli_shared import EXECUTOR_OPTION, err, out, print_problems as _print_problems
 from pipeline.cli_shared import closing as _closing, executor_of as _executor, progress as _progress
 from pipeline.cli_shared import show as _show, show_split as _show_split, usage as _usage, written as _written
+from pipeline.cli_release import release
 from pipeline.cli_sweep import sweep
 from pipeline.config import BACKS, FORMATS, PAPERS, BuildConfig
 from pipeline.errors import PipelineError, Report
@@ -222,6 +223,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
 
 
 app.command("sweep")(sweep)         # pipeline/cli_sweep.py
+app.command("release")(release)     # pipeline/cli_release.py
 
 
 def _simulate(game: str, games: int, seed: int, replay: Optional[int], matchups: bool, request) -> None:
