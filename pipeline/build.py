@@ -24,15 +24,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.build_layout import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, lay_out, plan
+from pipeline.build_layout import MARKED, FaceCount, Laid, NotCached, check_bleed, has_ink_variant, lay_out, plan
 from pipeline.cache import BuildCache, BuildStats
 from pipeline.cache.writes import write_unit
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
+from pipeline.edition import data_id, short_ids, version_of
 from pipeline.games import load_game
 from pipeline.games.base import CardDeck, Component, GameModule, Records
 from pipeline.output import file_list, recording, remove_leftovers, remove_stale
+from pipeline.kinds import kind_of
 from pipeline.progress import Progress
+from pipeline.render.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
 from pipeline.validate import validate_game
 
@@ -53,6 +56,8 @@ class PreparedGame:
     play: object | None = None               # stage 6 SimulationResult, when the game has an engine
     guide: object | None = None              # the print guide's own data (guide_data.GameGuide), read before writing
     cache: BuildCache | None = None
+    edition: Edition | None = None           # what its edition marks say; None: a build without marks
+    edition_file: dict | None = None         # report.json's "edition": version, every card's id, ids.md
 
     @property
     def decks(self) -> list[CardDeck]:
@@ -79,10 +84,22 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
                                      play=play, guide=read_game_guide(game.template_dir, config.root, report),
                                      cache=BuildCache(config.root, config.output, game.template_dir) if cached
                                      else None))
+        prepared[-1].edition = edition_of(game, prepared[-1].components, config)
     _check_only(config, prepared)
     for item in prepared:
         _lay_out_all(item, config, ink_variants, report, progress, stats if stats is not None else BuildStats())
     return prepared
+
+
+def edition_of(game: GameModule, components: list[Component], config: BuildConfig) -> Edition | None:
+    """The game's edition marks: its title, the version (--version, else pipeline/edition.py version_of) and
+    the short data id of every marked face, shortened over the whole game; None with --no-mark."""
+    if not getattr(config, "mark", True):
+        return None
+    version = getattr(config, "version", None) or version_of(game.version, config.root)
+    full = [data_id(face.context) for component in components if isinstance(component, MARKED)
+            for face in kind_of(component).spec_faces(component)]
+    return Edition(game.title, version, short_ids(full))
 
 
 def _check_only(config: BuildConfig, prepared: list[PreparedGame]) -> None:
@@ -109,7 +126,7 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
             part, count, start = stats.of(item.game.id, component.id), FaceCount(), time.perf_counter()
             chosen = not only or component.id in only
             try:
-                laid = lay_out(renderer, component, ink, report, progress, item.cache, chosen, count)
+                laid = lay_out(renderer, component, ink, report, progress, item.cache, chosen, count, item.edition)
                 laid.chosen = chosen
                 item.laid.append(laid)
                 if index in plans:
@@ -160,6 +177,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
             item.cache.flush()                                  # what validation laid out, for next time
         with recording() as written[item.game.id]:
             outputs = _write_game(item, config, progress, stats)
+            item.edition_file = write_ids(item, config)
             _list_images(outputs, written[item.game.id], config.root)
             write_game_report(item, config, report, outputs, calibration, cache=item.cache)
         if item.cache:
@@ -191,17 +209,44 @@ def _write_game(item: PreparedGame, config: BuildConfig, progress: Progress, sta
         for name, made_of, write in steps:
             key = item.cache.key("write", name, identity, options, laid.ink, [one.digest for one in made_of]) \
                 if item.cache and all(one.digest for one in made_of) else None
-            outputs += write_unit(item.cache, key, lambda: _write(game, laid, config, progress, write), config.root,
+            outputs += write_unit(item.cache, key, lambda: _write(game, laid, config, progress, write, item.edition),
+                                  config.root,
                                   stats.of(game.id, name), new=any(one.chosen for one in made_of)) or []
     return outputs
 
 
-def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress, write) -> list[dict]:
-    """One component's files (one ink variant), every PDF credited to the game (pipeline/render/pdf.py)."""
+def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress, write,
+           edition: Edition | None = None) -> list[dict]:
+    """One component's files (one ink variant), every PDF credited to the game (pipeline/render/pdf.py) and
+    its pages carrying the edition mark."""
     from pipeline.render.pdf import credits
 
-    with credits(game.credited_author, game.keywords, ink_saver=laid.ink):
+    with credits(game.credited_author, game.keywords, ink_saver=laid.ink,
+                 edition=edition.page_text if edition else ""):
         return write(game, laid, config, progress)
+
+
+def write_ids(item: PreparedGame, config: BuildConfig) -> dict | None:
+    """output/<game>/ids.md, every card's edition id (the print guide points to it), and report.json's
+    "edition" entry: the version, each card's id (component, card, id) and the file. None without marks."""
+    from pipeline.output import atomic_write
+    from pipeline.print_guide import IDS_NAME, ids_markdown
+
+    edition = item.edition
+    if edition is None:
+        return None
+    rows = []
+    for component in item.components:
+        if isinstance(component, MARKED):
+            faces = component.fronts if isinstance(component, CardDeck) else kind_of(component).spec_faces(component)
+            named: dict[str, str] = {}                      # a card's copies share its id: listed once
+            for face in faces:
+                named.setdefault(edition.short(face.context), face.label or face.name)
+            rows += [(component.title, name, short) for short, name in named.items()]
+    path = config.output / item.game.id / IDS_NAME
+    digest = atomic_write(path, ids_markdown(item.game.title, edition.version, rows).encode())
+    return {"version": edition.version, "path": str(path.relative_to(config.root)), "sha256": digest,
+            "cards": [{"component": c, "card": name, "id": short} for c, name, short in rows]}
 
 
 def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:

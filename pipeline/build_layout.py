@@ -13,10 +13,15 @@ from typing import Any
 from pipeline.cache import BuildCache
 from pipeline.config import BuildConfig
 from pipeline.errors import Report, SourceRef
-from pipeline.games.base import Component, FaceSpec
+from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec
 from pipeline.kinds import kind_of
 from pipeline.progress import Progress
+from pipeline.render.edition_mark import Edition, stamp
 from pipeline.units import PRINT_BLEED_MM
+
+# The components whose faces carry an edition mark. Dice faces (16 mm, 13 mm stickers) have no room: their
+# sheets carry the page mark. Rulebook figures are pictures in the text, whose pages carry the page mark.
+MARKED = (CardDeck, BoardSpec, PageSpec)
 
 
 @dataclass
@@ -59,20 +64,27 @@ class FaceCount:
 
 
 def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress,
-            cache: BuildCache | None = None, new_faces: bool = True, count: FaceCount | None = None) -> Laid:
+            cache: BuildCache | None = None, new_faces: bool = True, count: FaceCount | None = None,
+            edition: Edition | None = None) -> Laid:
     """The component's faces, each from the cache when there; `new_faces=False` (a component left out by
-    --only) raises NotCached rather than lay out a face anew."""
+    --only) raises NotCached rather than lay out a face anew. With an `edition`, the faces of cards, tokens,
+    boards and write-on pages get their edition mark (pipeline/render/edition_mark.py)."""
     repeats: dict[tuple, list] = {}
     count = count if count is not None else FaceCount()
     own = Report()                                  # told only once the whole component is laid out
+    mark = edition if isinstance(component, MARKED) else None
     faces = kind_of(component).lay_out(
-        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count), progress, ink, own)
+        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count, mark), progress,
+        ink, own)
     report.extend(own.problems)
     report.extend(_collapse(repeats))
     pool = _POOLS.setdefault(renderer, [])
     laid = Laid(component, ink, faces, pool=pool)
-    # what the faces are made from stands for them (a key is a pure function of its inputs)
-    laid.digest = cache.key("laid", component, ink, count.keys) if cache and None not in count.keys else None
+    # what the faces are made from stands for them (a key is a pure function of its inputs); the pages'
+    # edition mark is drawn by the writer, so it is part of what its files are made from
+    page_mark = edition.page_text if edition else None
+    laid.digest = cache.key("laid", component, ink, count.keys, page_mark) \
+        if cache and None not in count.keys else None
     pool.append(laid)
     return laid
 
@@ -131,7 +143,7 @@ def _template(renderer, template: str, cache: BuildCache | None):
 
 
 def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
-                   count: FaceCount):
+                   count: FaceCount, edition: Edition | None = None):
     count.faces += 1
     key = cache.face_key(renderer, face) if cache else None
     found = cache.get(key) if key else None
@@ -149,8 +161,10 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
         # cached, so they keep coming with the card a clean build would name.
         if key and not renderer.loader.load(renderer.game_dir / face.template)[1]:
             cache.put(key, (layout, problems, art))
-    count.keys.append((key, art) if key else None)   # the art it draws is part of what its files are made from
-    return _record(layout, problems, repeats)
+    # the art it draws and its edition mark are part of what its files are made from
+    texts = edition.texts(face.context) if edition else ()
+    count.keys.append((key, art, texts) if key else None)
+    return _record(stamp(layout, texts, renderer.fonts) if texts else layout, problems, repeats)
 
 
 _FONTS_READY: "weakref.WeakSet[Any]" = weakref.WeakSet()

@@ -131,7 +131,12 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
           ink_saver: bool = typer.Option(False, help="Also write ink-saver card sheets."),
           only: Optional[str] = typer.Option(None, help="Build only these components, comma-separated "
                                              "(players,tactics); the others keep their files if still current."),
-          strict: bool = typer.Option(False, help="Warnings fail too.")) -> None:
+          strict: bool = typer.Option(False, help="Warnings fail too."),
+          mark: bool = typer.Option(True, "--mark/--no-mark", help="The edition mark (game, version, card id) "
+                                    "on every face and page; --no-mark for final art files."),
+          version: Optional[str] = typer.Option(None, "--version", help="The version the edition marks print "
+                                                "(default: the game's record, else `git describe --tags`).")
+          ) -> None:
     """Validate, then write the PDFs under output/<game>/ (nothing is written if validation fails).
     Unchanged faces and files come from output/.cache (safe to delete)."""
     from pipeline import build as pipeline_build
@@ -141,7 +146,8 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
     config = BuildConfig(root=PROJECT_ROOT, games=_games(games), papers=_choices(paper, PAPERS, "--paper"),
                          formats=_choices(format, FORMATS, "--format"), backs=backs,
                          back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict,
-                         only=tuple(part.strip() for part in (only or "").split(",") if part.strip()))
+                         only=tuple(part.strip() for part in (only or "").split(",") if part.strip()),
+                         mark=mark, version=version)
     with _progress() as progress:
         try:
             report, built = pipeline_build.build(config, progress)
@@ -165,12 +171,15 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
 def watch(game: str = typer.Argument(..., help="Game id."),
           paper: str = typer.Option("all", help="a4, letter or all."),
           only: Optional[str] = typer.Option(None, help="Components to build, comma-separated (players,tactics)."),
-          strict: bool = typer.Option(False, help="Warnings fail too.")) -> None:
+          strict: bool = typer.Option(False, help="Warnings fail too."),
+          mark: bool = typer.Option(True, "--mark/--no-mark", help="The edition mark on every face and page."),
+          version: Optional[str] = typer.Option(None, "--version", help="The version the edition marks print.")
+          ) -> None:
     """Build, then rebuild on every save of the game's workbook, templates, art or fonts (Ctrl-C stops)."""
     from pipeline import watch as watching
 
     config = BuildConfig(root=PROJECT_ROOT, games=_games([game]), papers=_choices(paper, PAPERS, "--paper"),
-                         strict=strict)
+                         strict=strict, mark=mark, version=version)
     components = tuple(part.strip() for part in only.split(",") if part.strip()) if only else ()
     rebuilder = watching.Rebuilder(config, components)
 

@@ -23,6 +23,8 @@ class BuildConfig:
     ink_saver: bool = False
     strict: bool = False
     only: tuple[str, ...] = ()          # --only: component ids to build (empty: all); see pipeline/build.py
+    mark: bool = True                   # the edition mark on every face and page (--no-mark: final art files)
+    version: str | None = None          # --version: the edition the marks print (None: pipeline/edition.py)
 
     @property
     def output(self) -> Path:

@@ -379,6 +379,37 @@ def assembly(pp: PaperPrint) -> list[str]:
     return ["## 5. Découpe et assemblage, dans l'ordre", ""] + [f"{i}. {s}" for i, s in enumerate(steps, 1)] + [""]
 
 
+# --- 6. the edition mark --------------------------------------------------------------------------------------
+
+IDS_NAME = "ids.md"             # output/<game>/ids.md: every card's id, the appendix the guide points to
+
+
+def edition(data: dict) -> list[str]:
+    """What the small grey mark on every card and page says, and how to name a card in a comment."""
+    mark = data.get("edition")
+    if not mark:
+        return []
+    example = mark["cards"][0]["id"] if mark["cards"] else "3f2a"
+    return ["## 6. Marque d'édition : signaler une carte", "",
+            f"Chaque carte, jeton, plateau et feuille porte, en tout petits caractères gris près d'un bord, le nom "
+            f"du jeu, l'édition et l'identifiant de la carte : « {md_escape(data['title'])} · "
+            f"{md_escape(mark['version'])} · {example} ». Les pages portent le nom du jeu et l'édition dans leur "
+            "en-tête. L'identifiant ne change que si les données de la carte changent : deux impressions de la "
+            "même carte gardent le même, une carte modifiée en reçoit un nouveau.", "",
+            f"Pour un commentaire, nommez la carte par son identifiant (« carte {example} ») et l'édition. "
+            f"La liste de toutes les cartes avec leur identifiant : [{IDS_NAME}]({IDS_NAME}).", ""]
+
+
+def ids_markdown(title: str, version: str, rows: list[tuple[str, str, str]]) -> str:
+    """output/<game>/ids.md: (component, card, id) rows, in the order the build lays the cards out."""
+    lines = [f"# {md_escape(title)} — identifiants des cartes, édition {md_escape(version)}", "",
+             "L'identifiant imprimé dans la marque d'édition de chaque carte (« carte 3f2a » dans un "
+             "commentaire). Il ne change que si les données de la carte changent.", "",
+             "| élément | carte | identifiant |", "|---|---|---|"]
+    lines += [f"| {md_escape(component)} | {md_escape(card)} | `{short}` |" for component, card, short in rows]
+    return "\n".join(lines) + "\n"
+
+
 # --- the whole guide -------------------------------------------------------------------------------------------
 
 def guide_lines(data: dict, paper: str, guide: GameGuide) -> list[str]:
@@ -389,7 +420,8 @@ def guide_lines(data: dict, paper: str, guide: GameGuide) -> list[str]:
              "Tout ce qu'il faut pour imprimer, découper et monter ce prototype chez soi, dans l'ordre."]
     lines += [f"Vous imprimez sur {paper_name(p)} ? Ouvrez [{guide_name(p)}]({guide_name(p)})." for p in others]
     lines.append("")
-    return lines + what_to_print(pp) + sleeves(data) + shopping(pp) + calibration(pp) + assembly(pp)
+    return (lines + what_to_print(pp) + sleeves(data) + shopping(pp) + calibration(pp) + assembly(pp)
+            + edition(data))
 
 
 def guide_markdown(data: dict, paper: str, guide: GameGuide) -> str:

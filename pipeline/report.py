@@ -37,6 +37,7 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "outputs": outputs,
         "paper_bill": paper_bill(outputs, config.root, **({"measure": cached_ink(cache)} if cache else {})),
         "calibration": list(calibration),
+        "edition": item.edition_file,                      # the edition marks' version and ids (build.py)
     }
     out = config.output / game.id
     guide = item.guide                                     # read while the build prepared (build.py)

@@ -17,10 +17,14 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.build import edition_of
+from pipeline.build_layout import MARKED
+from pipeline.config import BuildConfig
 from pipeline.errors import Report
 from pipeline.games import REGISTRY, load_game
 from pipeline.games.base import PageSpec
 from pipeline.printing import PrintOptions
+from pipeline.render.edition_mark import stamp
 from pipeline.render.faces import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pages import write_pages
@@ -32,6 +36,7 @@ SAFE_MM = 3.0               # the print-and-play norm's safe zone
 SMALL_SIDE_MM = 30.0        # under this side a face is a token: the margin shrinks to 10 % of its side
 SMALL_SHARE = 0.10
 TOLERANCE_MM = 0.05         # reading back through the PDF's number precision
+LONG_VERSION = "v0.10-123-gabcdef0-dirty"   # as long as `git describe` makes them: the widest edition mark
 
 
 def safe_margin(width_mm: float, height_mm: float) -> float:
@@ -69,9 +74,10 @@ def game_components(game_id: str):
 
 def laid_out_faces(game_id: str, ink_saver: bool, pages: bool = False):
     """(face spec, face layout) for every distinct face the game prints: the cut faces, or (pages=True) the
-    faces of its write-on pages."""
+    faces of its write-on pages; each with its edition mark, as a build stamps it, with a long version."""
     game, components = game_components(game_id)
     renderer = FaceRenderer(PROJECT_ROOT, game.template_dir, default_fonts(), ink_saver=ink_saver)
+    edition = edition_of(game, components, BuildConfig(PROJECT_ROOT, (game_id,), version=LONG_VERSION))
     seen: set[str] = set()
     for component in components:
         if isinstance(component, PageSpec) != pages:
@@ -79,6 +85,8 @@ def laid_out_faces(game_id: str, ink_saver: bool, pages: bool = False):
         for spec in face_specs(component):
             face, _ = renderer.layout(spec.template, spec.context, spec.ref, spec.name, spec.data_dir,
                                       spec.size_mm)
+            if isinstance(component, MARKED):
+                face = stamp(face, edition.texts(spec.context), renderer.fonts)
             if face.key not in seen:
                 seen.add(face.key)
                 yield spec, face

@@ -298,6 +298,9 @@ class GameModule:
     # who made the game, as every PDF of it credits them (Author); the French seed rulebooks name no one
     author: str = ""
     keywords: tuple[str, ...] = ()           # what the game is, first in every PDF's Keywords (French)
+    # the edition printed in every edition mark and naming a release ("0.3"); "" lets `git describe --tags`
+    # of the project say it (pipeline/edition.py version_of); `--version` overrides both
+    version: str = ""
 
     @property
     def credited_author(self) -> str:

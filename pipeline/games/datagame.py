@@ -51,7 +51,8 @@ def load_data_game(manifest: Path, root: Path) -> GameModule:
         template_dir=base, components=lambda records: [_deck(d, records, sheets, data_dirs) for d in decks],
         manifest_sheet=None if data.get("manifest") else "components",
         inline_manifest=tuple(data.get("manifest") or ()), csv_sheet_names=csv_names,
-        author=str(data.get("author") or ""), keywords=_keywords(data.get("keywords"), shown))
+        author=str(data.get("author") or ""), keywords=_keywords(data.get("keywords"), shown),
+        version=str(data.get("version") or ""))
 
 
 def _keywords(value, shown: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from pipeline.errors import Problem, Severity, SourceRef
 from pipeline.render.art import Art, ArtError, ArtLibrary, fit_box, placeholder
+from pipeline.render.edition_mark import DEFAULT_ANCHOR
 from pipeline.render.fonts import FontSet
 from pipeline.render.expressions import Const
 from pipeline.render.layout import Dynamic, Element, EvaluationError, Template, TemplateLoader
@@ -42,6 +43,8 @@ class FaceLayout:
     primitives: tuple = field(default=(), repr=False)
     project_root: Path = field(default=Path("."), repr=False, compare=False)
     legible: bool = field(default=False, compare=False)   # FaceSpec.legible: a figure never shrunk below 6 pt text
+    mark_anchor: str = "bottom"     # where the build stamps the edition mark (render/edition_mark.py)
+    mark_inset: float = 0.0         # mm from the trim to the mark, when more than the safe zone
 
     def draw(self, canvas) -> None:
         """Trim box's bottom-left at (0, 0), points, y up; leaves the canvas state as found."""
@@ -83,7 +86,9 @@ class FaceRenderer:
         width, height = compiled.size
         bleed = compiled.bleed or 0.0
         face = FaceLayout(resolver.key(), width * MM, height * MM, bleed * MM,
-                          tuple(dict.fromkeys(resolver.missing_art)), primitives, self.project_root)
+                          tuple(dict.fromkeys(resolver.missing_art)), primitives, self.project_root,
+                          mark_anchor=compiled.mark[0] if compiled.mark else DEFAULT_ANCHOR,
+                          mark_inset=compiled.mark[1] if compiled.mark else 0.0)
         if size_mm is None and _is_static(compiled):
             self._static[template] = (data_dir, face)
         return face, problems

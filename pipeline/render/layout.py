@@ -13,6 +13,7 @@ from typing import Any, Mapping, NamedTuple
 
 from pipeline.errors import Problem, Severity, SourceRef
 from pipeline.paths import path_problem
+from pipeline.render.edition_mark import ANCHORS, DEFAULT_ANCHOR
 from pipeline.render.expressions import Compiler, Const, Dynamic, EvaluationError, TemplateSyntax, Value
 from pipeline.render.values import REQUIRED, SCHEMA, TOP_LEVEL_KEYS, length_mm, trim_size, truthy
 from pipeline.safe_yaml import SafeLoader, YamlRefused, read_yaml
@@ -78,6 +79,7 @@ class Template:
     safe: float | None
     vars: tuple[Var, ...]
     elements: tuple[Element, ...]
+    mark: tuple[str, float] | None = None       # `edition_mark: {anchor, inset}`; None = inherited / the default
 
 
 class TemplateLoader:
@@ -140,7 +142,8 @@ class TemplateLoader:
         own = Template(rel, self._constant(doc, "size", trim_size, top, problems),
                        self._constant(doc, "bleed", length_mm, top, problems),
                        self._constant(doc, "safe", length_mm, top, problems), self._vars(doc, rel, problems),
-                       self._elements(doc.get("elements") or [], rel, top, problems))
+                       self._elements(doc.get("elements") or [], rel, top, problems),
+                       self._mark(doc, top, problems))
         return own if parent is None else _merge(parent, own)
 
     def _read(self, path: Path, rel: str, problems: list[Problem]) -> YamlMap | None:
@@ -178,6 +181,24 @@ class TemplateLoader:
             return convert(doc[key])
         except (ValueError, TypeError) as exc:
             problems.append(Problem(top, f"{key}: {exc}", RULE))
+            return None
+
+    def _mark(self, doc: YamlMap, top: SourceRef, problems: list[Problem]) -> tuple[str, float] | None:
+        """`edition_mark: {anchor: bottom-left, inset: 5}`: where the edition mark goes on this design's faces
+        (render/edition_mark.py); `inset` (mm from the trim, optional) moves it further in than the safe zone."""
+        raw = doc.get("edition_mark")
+        if raw is None:
+            return None
+        where = SourceRef(top.file, None, getattr(raw, "line", top.row))
+        try:
+            if not isinstance(raw, dict) or set(raw) - {"anchor", "inset"}:
+                raise ValueError("expected a mapping with anchor and inset")
+            anchor = raw.get("anchor", DEFAULT_ANCHOR)
+            if anchor not in ANCHORS:
+                raise ValueError(f"anchor {anchor!r} is not one of {', '.join(ANCHORS)}")
+            return anchor, length_mm(raw.get("inset", 0))
+        except (ValueError, TypeError) as exc:
+            problems.append(Problem(where, f"edition_mark: {exc}", RULE))
             return None
 
     def _vars(self, doc: YamlMap, rel: str, problems: list[Problem]) -> tuple:
@@ -277,6 +298,7 @@ def _merge(parent: Template, child: Template) -> Template:
         safe=child.safe if child.safe is not None else parent.safe,
         vars=tuple(merged_vars.values()),
         elements=parent.elements + child.elements,
+        mark=child.mark if child.mark is not None else parent.mark,
     )
 
 

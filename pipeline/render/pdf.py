@@ -39,19 +39,28 @@ class Credits:
     author: str = TOOL                      # the game's designers as its record credits them
     keywords: tuple[str, ...] = ()          # the game's own, before those of each file
     ink_saver: bool = False                 # the file is the ink-saver variant
+    edition: str = ""                       # the pages' edition mark, "Build It · v0.1" ("": no mark)
 
 
 _CREDITS: ContextVar[Credits | None] = ContextVar("pnp_pdf_credits", default=None)
 
 
 @contextlib.contextmanager
-def credits(author: str, keywords: tuple[str, ...] = (), ink_saver: bool = False) -> Iterator[Credits]:
-    """Every PDF made inside this block carries these credits (files outside any game say "pnp")."""
-    token = _CREDITS.set(Credits(author.strip() or TOOL, tuple(keywords), ink_saver))
+def credits(author: str, keywords: tuple[str, ...] = (), ink_saver: bool = False, edition: str = ""
+            ) -> Iterator[Credits]:
+    """Every PDF made inside this block carries these credits (files outside any game say "pnp"), and its
+    home-printing pages the `edition` mark (pipeline/render/edition_mark.py)."""
+    token = _CREDITS.set(Credits(author.strip() or TOOL, tuple(keywords), ink_saver, edition))
     try:
         yield _CREDITS.get()
     finally:
         _CREDITS.reset(token)
+
+
+def page_mark() -> str:
+    """The edition mark of the pages being written ("" outside a game's credits or in a build without marks)."""
+    given = _CREDITS.get()
+    return given.edition if given else ""
 
 
 def paper_of(pagesize: tuple[float, float]) -> str | None:

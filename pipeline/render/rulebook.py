@@ -34,7 +34,8 @@ from pipeline.errors import PipelineError, Problem, Severity
 from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
 from pipeline.render.glyphs import draw_string, string_width
-from pipeline.render.pdf import StreamingCanvas
+from pipeline.render.edition_mark import draw_page_mark
+from pipeline.render.pdf import StreamingCanvas, page_mark
 from pipeline.render.rulebook_cover import Cover, FactsLine, FanArt, read_cover
 from pipeline.render.rulebook_flowables import FlowableBuilder, HeadingInfo, KeepHeading
 from pipeline.render.rulebook_markdown import Heading, parse_rulebook
@@ -224,7 +225,7 @@ class RulebookDocument(BaseDocTemplate):
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.frame_width, self.frame_height = self.width, self.height
         self.column_width = (self.width - GUTTER) / 2
-        self.addPageTemplates([PageTemplate("cover", [frame]),
+        self.addPageTemplates([PageTemplate("cover", [frame], onPageEnd=self._mark),
                                PageTemplate("body", self._columns(self.height), onPage=self._begin_page,
                                             onPageEnd=self._decorate)])
         self.page_total = PageTotal()
@@ -329,3 +330,9 @@ class RulebookDocument(BaseDocTemplate):
         canvas.setLineWidth(0.5)
         canvas.line(left, header_y - 2.5 * MM, right, header_y - 2.5 * MM)
         canvas.restoreState()
+        self._mark(canvas, doc)
+
+    def _mark(self, canvas, doc) -> None:
+        """The edition mark of the build (none outside one), at the right end of the footer's line."""
+        draw_page_mark(canvas, self.options.fonts, self.pagesize[0] - self.rightMargin, MARGIN_BOTTOM - 12 * MM,
+                       page_mark())

@@ -11,8 +11,10 @@ from contextlib import contextmanager
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pipeline.render.edition_mark import SIZE as MARK_SIZE, draw_page_mark
 from pipeline.render.fonts import FontSet
 from pipeline.render.glyphs import draw_string, string_width
+from pipeline.render.pdf import page_mark
 from pipeline.render.sheetplan import FOOTER_SPACING, LINE, Band, SheetPlan
 from pipeline.units import MM
 
@@ -25,6 +27,7 @@ CALIBRATION_LABEL = "50 mm — imprimer à 100 % (taille réelle)"
 FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",),
                 "tokens": ("recto seul ; jeton recto verso : plier sur le pointillé, coller",)}
 FOLD_LABEL = "plier ici"
+MARK_GAP_MM = 3.0                  # between the header's title and the edition mark at the band's end
 
 
 def footer_items(fonts: FontSet, mode: str) -> tuple[float, ...]:
@@ -78,13 +81,18 @@ def _fit_text(text: str, font: str, room: float, fallbacks: tuple[str, ...]) -> 
 
 
 def draw_header(canvas, fonts: FontSet, band: Band, text: str) -> None:
-    """Game and component titles are the designer's: drawn with the fallback chain."""
+    """Game and component titles are the designer's: drawn with the fallback chain. The page's edition mark,
+    when the build gives one, ends the band; the centred title keeps clear of it on both sides."""
     font = fonts.name("body")
+    mark = page_mark()
     with _band_space(canvas, band) as (length, thickness):
-        text, size = _fit_text(text, font, length, fonts.fallbacks)
+        bottom = thickness - LINE * MM
+        clear = string_width(mark, font, MARK_SIZE, fonts.fallbacks) + MARK_GAP_MM * MM if mark else 0.0
+        text, size = _fit_text(text, font, length - 2 * clear, fonts.fallbacks)
         canvas.setFillColorRGB(0, 0, 0)
-        draw_string(canvas, length / 2, _baseline(fonts, size, thickness - LINE * MM), text, font, size,
+        draw_string(canvas, length / 2, _baseline(fonts, size, bottom), text, font, size,
                     fonts.fallbacks, align="centre")
+        draw_page_mark(canvas, fonts, length, _baseline(fonts, MARK_SIZE, bottom), mark)
 
 
 def draw_footer(canvas, fonts: FontSet, band: Band, lines: int, notes: tuple[str, ...]) -> None:

@@ -146,4 +146,4 @@ SCHEMA: dict[str, dict[str, tuple]] = {
     "group": {"x": _LEN0, "y": _LEN0, "rotate": (number, 0.0), "repeat": (count, 1), "dx": _LEN0, "dy": _LEN0,
               "var": (name, "i")},
 }
-TOP_LEVEL_KEYS = ("extends", "size", "bleed", "safe", "vars", "elements")
+TOP_LEVEL_KEYS = ("extends", "size", "bleed", "safe", "edition_mark", "vars", "elements")

@@ -1,0 +1,182 @@
+"""The edition mark (issue 21): measured on faces and pages read back from built PDFs, its id following the
+card's data and nothing else, --no-mark, template anchors, the ids in the print guide and ids.md."""
+
+from __future__ import annotations
+
+import json
+from io import BytesIO
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from pipeline.build import build, edition_of
+from pipeline.build_layout import MARKED
+from pipeline.config import BuildConfig
+from pipeline.edition import data_id, mark_text, short_ids
+from pipeline.errors import Report
+from pipeline.games import load_game
+from pipeline.kinds import kind_of
+from pipeline.render.edition_mark import GREY, SIZE, Edition, safe_margin_mm, stamp
+from pipeline.render.faces import FaceLayout
+from pipeline.render.fonts import default_fonts
+from pipeline.render.layout import TemplateLoader
+from pipeline.units import MM
+from pipeline.validate import load_records
+from tests.conftest import copy_project, edit_workbook, set_cell
+
+VERSION = "v9.9-test"
+TOLERANCE_MM = 0.05
+
+
+def _build(root: Path, **options) -> Report:
+    config = BuildConfig(root=root, games=("buildit",), papers=("a4",), formats=("pnp", "print"),
+                         only=("cities",), **{"version": VERSION, **options})
+    report, built = build(config)
+    assert built == ["buildit"], [str(p) for p in report.problems]
+    return report
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Build It's City cards (home sheet and print-shop faces) built with the mark, version VERSION."""
+    root = copy_project(tmp_path_factory.mktemp("marked"))
+    _build(root)
+    return root
+
+
+def _marks(page) -> list[dict]:
+    """The mark's characters on a page: the only ones set in SIZE pt."""
+    return [c for c in page.chars if abs(c["size"] - SIZE) < 0.01]
+
+
+def _text(chars) -> str:
+    return "".join(c["text"] for c in sorted(chars, key=lambda c: c["x0"]))
+
+
+def _city_ids(root: Path, backs: bool = False) -> dict[str, str]:
+    """City name -> the short id its front's (or back's) mark should print, computed as the build does."""
+    game = load_game("buildit", root)
+    records = load_records(game, root, Report())
+    components = game.components(records)
+    edition = edition_of(game, components, BuildConfig(root=root, games=("buildit",), version=VERSION))
+    cities = next(c for c in components if c.id == "cities")
+    return {front.context["name"]: edition.short(face.context)
+            for front, face in zip(cities.fronts, cities.backs if backs else cities.fronts)}
+
+
+def test_every_city_face_carries_its_mark_inside_the_safe_zone(built):
+    """Print-shop faces (page = trim + 3 mm bleed): the mark is 4.5 pt, grey, reads title · version · id,
+    and no character of it comes closer to the trim than the safe margin."""
+    ids = {*_city_ids(built).values(), *_city_ids(built, backs=True).values()}
+    with pdfplumber.open(built / "output/buildit/print/cities.pdf") as pdf:
+        seen = set()
+        for page in pdf.pages:
+            chars = _marks(page)
+            assert chars, page.page_number
+            assert all(c["non_stroking_color"] in (GREY, list(GREY)) for c in chars)
+            width, height = page.width / MM - 6, page.height / MM - 6        # the trim, inside 3 mm of bleed
+            margin = safe_margin_mm(width, height)
+            for c in chars:
+                left, right = c["x0"] / MM - 3, width - (c["x1"] / MM - 3)
+                top, bottom = c["top"] / MM - 3, height - (c["bottom"] / MM - 3)
+                assert min(left, right, top, bottom) >= margin - TOLERANCE_MM, (page.page_number, c["text"])
+            seen.add(_text(chars))
+    assert seen == {mark_text("Build It", VERSION, short) for short in ids} and len(ids) == 10
+
+
+def test_home_sheets_carry_the_page_mark_in_their_header(built):
+    with pdfplumber.open(built / "output/buildit/pnp-a4/cities.pdf") as pdf:
+        for page in pdf.pages:
+            header = [c for c in _marks(page) if c["top"] < 20 * MM]
+            assert _text(header) == f"Build It · {VERSION}", page.page_number
+            assert page.width - max(c["x1"] for c in header) >= 3 * MM
+
+
+def test_the_id_follows_the_cards_data_and_nothing_else(tmp_path):
+    root = copy_project(tmp_path)
+    before = _city_ids(root)
+    edit_workbook(root / "sheets/buildit.xlsx", lambda wb: set_cell(wb["cities"], "name", "Diagonia", "text",
+                                                                   "Un autre texte."))
+    after = _city_ids(root)
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"Diagonia"}
+    frame = root / "templates/buildit/frame.yaml"                  # a template change: no id changes
+    frame.write_text(frame.read_text().replace("elements:", "vars: {unused_here: 1}\nelements:", 1))
+    assert _city_ids(root) == after
+
+
+def test_no_mark_and_the_version_reach_the_files(tmp_path):
+    root = copy_project(tmp_path)
+    _build(root, mark=False)
+    for name in ("print/cities.pdf", "pnp-a4/cities.pdf"):
+        with pdfplumber.open(root / "output/buildit" / name) as pdf:
+            assert not any(_marks(page) for page in pdf.pages), name
+    data = json.loads((root / "output/buildit/report.json").read_text())
+    assert data["edition"] is None and not (root / "output/buildit/ids.md").exists()
+    _build(root, version="v2")                                     # the cache must not keep the unmarked files
+    with pdfplumber.open(root / "output/buildit/pnp-a4/cities.pdf") as pdf:
+        assert _text([c for c in _marks(pdf.pages[0]) if c["top"] < 20 * MM]) == "Build It · v2"
+
+
+def test_the_guide_and_ids_md_name_every_card(built):
+    ids = _city_ids(built)
+    data = json.loads((built / "output/buildit/report.json").read_text())
+    edition = data["edition"]
+    assert edition["version"] == VERSION and edition["path"] == "output/buildit/ids.md"
+    listed = (built / edition["path"]).read_text()
+    for name, short in ids.items():
+        assert f"| Cartes Ville | {name} " in listed and f"`{short}`" in listed
+    assert {row["id"] for row in edition["cards"] if row["component"] == "Cartes Ville"} == set(ids.values())
+    guide = (built / "output/buildit/guide-a4.md").read_text()
+    assert "Marque d'édition" in guide and "[ids.md](ids.md)" in guide and f"« carte {edition['cards'][0]['id']} »" in guide
+
+
+def _face(width_mm: float, height_mm: float, anchor: str = "bottom", inset: float = 0.0) -> FaceLayout:
+    return FaceLayout("k", width_mm * MM, height_mm * MM, 0.0, (), (), mark_anchor=anchor, mark_inset=inset)
+
+
+@pytest.mark.parametrize("anchor", ("bottom", "bottom-left", "bottom-right", "top", "top-left", "top-right"))
+def test_anchors_put_the_mark_against_their_edge_and_corner(anchor):
+    fonts = default_fonts()
+    face = stamp(_face(63.5, 88.9, anchor), ("Build It · v1 · 3f2a",), fonts)
+    runs = face.primitives[-1].runs
+    x, y = runs[0].x / MM, runs[0].y / MM
+    assert (y < 10) == anchor.startswith("bottom") and (y > 80) == anchor.startswith("top")
+    assert {"left": x < 4, "right": x > 30}.get(anchor.partition("-")[2], 15 < x < 30)
+    assert face.key != "k" and runs[0].size == SIZE
+
+
+def test_a_narrow_face_gets_a_shorter_mark_and_a_tiny_token_none():
+    fonts = default_fonts()
+    edition = Edition("NBA Deck-Building", "v0.1-12-gabcdef0-dirty", {})
+    texts = edition.texts({"name": "x"})
+    assert "".join(r.text for r in stamp(_face(63.5, 88.9), texts, fonts).primitives[-1].runs) == texts[0]
+    assert "".join(r.text for r in stamp(_face(18, 18), texts, fonts).primitives[-1].runs) == texts[2]
+    assert stamp(_face(7, 7), texts, fonts).primitives == ()
+
+
+def test_a_template_anchor_is_read_inherited_and_checked(tmp_path):
+    folder = tmp_path / "templates" / "g"
+    folder.mkdir(parents=True)
+    (folder / "parent.yaml").write_text("size: [40, 60]\nedition_mark: {anchor: top-left, inset: 5}\nelements: []\n")
+    (folder / "child.yaml").write_text("extends: parent.yaml\nelements: []\n")
+    (folder / "bad.yaml").write_text("size: [40, 60]\nedition_mark: {anchor: middle}\nelements: []\n")
+    loader = TemplateLoader(tmp_path, (tmp_path / "templates",))
+    child, problems = loader.load(folder / "child.yaml")
+    assert child.mark == ("top-left", 5.0) and not problems
+    bad, problems = loader.load(folder / "bad.yaml")
+    assert bad.mark is None
+    assert [str(p) for p in problems] == ["templates/g/bad.yaml › line 2: edition_mark: anchor 'middle' is not one "
+                                          "of bottom, bottom-left, bottom-right, top, top-left, top-right [template]"]
+
+
+def test_short_ids_cover_every_marked_face_of_a_game():
+    from pipeline import PROJECT_ROOT
+
+    game = load_game("buildit", PROJECT_ROOT)
+    components = game.components(load_records(game, PROJECT_ROOT, Report()))
+    edition = edition_of(game, components, BuildConfig(root=PROJECT_ROOT, games=("buildit",), version="x"))
+    full = {data_id(face.context) for c in components if isinstance(c, MARKED) for face in kind_of(c).spec_faces(c)}
+    assert set(edition.ids) == full and edition.ids == short_ids(full)
+    assert edition_of(game, components, BuildConfig(root=PROJECT_ROOT, games=("buildit",), mark=False)) is None
