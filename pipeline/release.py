@@ -37,7 +37,7 @@ INPUTS = ("sheets", "templates", "fonts")           # what a build reads, with e
 # Warnings that do not refuse a release: an erratum is the workbook recording, on purpose, where it departs
 # from a source rulebook's misprint (NBA's AMB-01); it stays true of every edition, so it cannot be "fixed".
 ACKNOWLEDGED = ("erratum",)
-_SAFE_VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+_SAFE_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def default_games(root: Path) -> tuple[str, ...]:
 
 def version_problem(version: str) -> str | None:
     """Why `version` cannot name a release folder and its files (None: it can)."""
-    if _SAFE_VERSION.match(version):
+    if _SAFE_VERSION.fullmatch(version):
         return None
     return (f"version {version!r} cannot name a release folder: use at most 64 letters, digits and . _ + - "
             "(starting with a letter or digit)")

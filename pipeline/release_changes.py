@@ -128,9 +128,10 @@ def changes_markdown(title: str, version: str, found: ReleaseChanges, reprints: 
     lines += _rules_lines(changes, found.pages)
     if reprints:
         count = len(changes.of(ADDED, CHANGED))
+        cards = "la carte ajoutée ou modifiée, avec son dos" if count == 1 else \
+            f"les {count} cartes ajoutées ou modifiées, avec leurs dos"
         lines += ["## À réimprimer", "",
-                  f"{', '.join(reprints)} : les {count} cartes ajoutées ou modifiées, avec leurs dos, "
-                  "sur des feuilles comme celles de l'édition complète.", ""]
+                  f"{', '.join(reprints)} : {cards}, sur des feuilles comme celles de l'édition complète.", ""]
     return "\n".join(lines)
 
 
@@ -138,10 +139,10 @@ def _card_lines(change, found: ReleaseChanges) -> list[str]:
     old, new = short_id(change.old, found.old_ids), short_id(change.new, found.new_ids)
     ids = {ADDED: new, REMOVED: old}.get(change.status, f"{old} → {new}" if old != new else new)
     card = change.new_or_old
-    where = f"{card.front.ref.sheet} › ligne {card.front.ref.row}"
+    where = "" if "row" in change.label else f", {card.front.ref.sheet} › ligne {card.front.ref.row}"
     if change.status == REMOVED:
-        where += f" en {found.previous}"
-    lines = [f"- `{ids}` {md_escape(change.label)} ({md_escape(card.deck.title)}, {md_escape(where)})"]
+        where += f", en {found.previous}"
+    lines = [f"- `{ids}` {md_escape(change.label)} — {md_escape(card.deck.title + where)}"]
     lines += [f"  - {md_escape(item.where)} : {md_escape(shown(item.old))} → {md_escape(shown(item.new))}"
               for item in change.fields]
     return lines
