@@ -1,7 +1,8 @@
 """`pnp diff GAME OLD --summary FILE`: what changed, as GitHub-flavoured Markdown for a CI job summary
 ($GITHUB_STEP_SUMMARY) or a merge request's artifact. Each run appends one game's section, so a loop over the
-games builds one summary: the counts, a table of the cards (change, card, cells), then the rules and rulebook
-lines as `pnp diff` prints them. Text from the workbooks is escaped: a `|` or a `*` in a card's name stays text.
+games builds one summary: one line for a game without change, else the counts, a table of the cards (change,
+card, cells), then the rules and rulebook lines as `pnp diff` prints them. Text from the workbooks is escaped:
+a `|` or a `*` in a card's name stays text.
 """
 
 from __future__ import annotations
@@ -24,10 +25,9 @@ def heading(game_id: str, old: str) -> str:
 
 def section(game_id: str, changes: Changes, written: list[str]) -> str:
     """One game's changes since `changes.old_label`; `written` names the diff's files (changes.pdf, …)."""
-    text = heading(game_id, changes.old_label)
-    if changes.none:
-        return text + "No change.\n\n"
-    text += _counts(changes) + "\n\n"
+    if changes.none:                                        # one line: a pull request changes few games
+        return f"**{escape(game_id)}**: no change since {escape(changes.old_label)}.\n\n"
+    text = heading(game_id, changes.old_label) + _counts(changes) + "\n\n"
     if changes.cards:
         text += "| change | card | cells |\n|---|---|---|\n"
         for change in changes.cards:

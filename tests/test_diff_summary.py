@@ -62,7 +62,7 @@ def test_a_section_lists_counts_cards_rules_and_files():
 
 
 def test_no_change_and_failure():
-    assert section("buildit", Changes("HEAD~2"), []) == "### buildit: changes since HEAD\\~2\n\nNo change.\n\n"
+    assert section("buildit", Changes("HEAD~2"), []) == "**buildit**: no change since HEAD\\~2.\n\n"
     assert failure("buildit", "origin/main", ["sheets/buildit.xlsx › contracts › C4 (plots): 'deux' is not a "
                                               "whole number [type]"]) == \
         "### buildit: changes since origin/main\n\nThe diff failed:\n\n" \
@@ -79,4 +79,4 @@ def test_sections_are_appended(tmp_path):
     target = tmp_path / "summary.md"
     append(target, section("a", Changes("v1"), []))
     append(target, section("b", Changes("v1"), []))
-    assert target.read_text(encoding="utf-8").count("No change.") == 2
+    assert target.read_text(encoding="utf-8").count("no change since v1.") == 2
