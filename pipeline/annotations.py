@@ -8,7 +8,8 @@ A file with lines (a YAML template, a rulebook chapter, game.yaml: a SourceRef w
 repository's top (GITHUB_WORKSPACE, else the project folder), given only for a file that is there: a problem of
 an old revision (`HEAD:sheets/nba.xlsx`), of a game id or of several files at once is a message alone.
 
-Escaping is the runner's: %, \\r and \\n in the message; also : and , in the properties."""
+Escaping is the runner's: %, \\r and \\n in the message; also : and , in the properties. GitHub shows the first
+10 errors and 10 warnings of a step (50 a job) as annotations; every line stays in the log."""
 
 from __future__ import annotations
 
