@@ -24,7 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.build_layout import MARKED, FaceCount, Laid, NotCached, check_bleed, has_ink_variant, lay_out, plan
+from pipeline.build_layout import (FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out,
+                                   plan)
 from pipeline.cache import BuildCache, BuildStats
 from pipeline.cache.writes import write_unit
 from pipeline.config import BuildConfig
@@ -33,7 +34,6 @@ from pipeline.edition import data_id, short_ids, version_of
 from pipeline.games import load_game
 from pipeline.games.base import CardDeck, Component, GameModule, Records
 from pipeline.output import file_list, recording, remove_leftovers, remove_stale
-from pipeline.kinds import kind_of
 from pipeline.progress import Progress
 from pipeline.render.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
@@ -97,8 +97,7 @@ def edition_of(game: GameModule, components: list[Component], config: BuildConfi
     if not getattr(config, "mark", True):
         return None
     version = getattr(config, "version", None) or version_of(game.version, config.root)
-    full = [data_id(face.context) for component in components if isinstance(component, MARKED)
-            for face in kind_of(component).spec_faces(component)]
+    full = [data_id(face.context) for component in components for face in identified(component)]
     return Edition(game.title, version, short_ids(full))
 
 
@@ -237,12 +236,10 @@ def write_ids(item: PreparedGame, config: BuildConfig) -> dict | None:
         return None
     rows = []
     for component in item.components:
-        if isinstance(component, MARKED):
-            faces = component.fronts if isinstance(component, CardDeck) else kind_of(component).spec_faces(component)
-            named: dict[str, str] = {}                      # a card's copies share its id: listed once
-            for face in faces:
-                named.setdefault(edition.short(face.context), face.label or face.name)
-            rows += [(component.title, name, short) for short, name in named.items()]
+        named: dict[str, str] = {}                          # a card's copies share its id: listed once
+        for face in identified(component):
+            named.setdefault(edition.short(face.context), face.label or face.name)
+        rows += [(component.title, name, short) for short, name in named.items()]
     path = config.output / item.game.id / IDS_NAME
     digest = atomic_write(path, ids_markdown(item.game.title, edition.version, rows).encode())
     return {"version": edition.version, "path": str(path.relative_to(config.root)), "sha256": digest,

@@ -43,6 +43,14 @@ class Laid:
         return {art for face in kind_of(self.component).faces_of(self.faces) for art in face.missing_art}
 
 
+def identified(component: Component) -> list[FaceSpec]:
+    """The faces whose edition mark carries their own data's id: a deck's fronts (its backs are the deck's, and
+    identical backs stay one face), a board's face, a write-on page's faces; none of other components."""
+    if isinstance(component, CardDeck):
+        return list(component.fronts)
+    return list(kind_of(component).spec_faces(component)) if isinstance(component, MARKED) else []
+
+
 def has_ink_variant(component: Component) -> bool:
     """Card sheets and boards get an ink-saver variant; write-on pages and rulebooks are ink-light already."""
     return kind_of(component).INK_VARIANT
@@ -72,10 +80,17 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
     repeats: dict[tuple, list] = {}
     count = count if count is not None else FaceCount()
     own = Report()                                  # told only once the whole component is laid out
-    mark = edition if isinstance(component, MARKED) else None
+    backs = {id(face) for face in component.backs or ()} if isinstance(component, CardDeck) else set()
+
+    def mark(face: FaceSpec) -> tuple[str, ...]:
+        """A front, board or page is one card's: its id; a back is the deck's: the game and version only."""
+        if edition is None or not isinstance(component, MARKED):
+            return ()
+        return edition.texts(None if id(face) in backs else face.context)
+
     faces = kind_of(component).lay_out(
-        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count, mark), progress,
-        ink, own)
+        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count, mark(face)),
+        progress, ink, own)
     report.extend(own.problems)
     report.extend(_collapse(repeats))
     pool = _POOLS.setdefault(renderer, [])
@@ -143,7 +158,7 @@ def _template(renderer, template: str, cache: BuildCache | None):
 
 
 def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
-                   count: FaceCount, edition: Edition | None = None):
+                   count: FaceCount, texts: tuple[str, ...] = ()):
     count.faces += 1
     key = cache.face_key(renderer, face) if cache else None
     found = cache.get(key) if key else None
@@ -162,7 +177,6 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
         if key and not renderer.loader.load(renderer.game_dir / face.template)[1]:
             cache.put(key, (layout, problems, art))
     # the art it draws and its edition mark are part of what its files are made from
-    texts = edition.texts(face.context) if edition else ()
     count.keys.append((key, art, texts) if key else None)
     return _record(stamp(layout, texts, renderer.fonts) if texts else layout, problems, repeats)
 

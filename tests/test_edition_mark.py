@@ -4,19 +4,17 @@ card's data and nothing else, --no-mark, template anchors, the ids in the print 
 from __future__ import annotations
 
 import json
-from io import BytesIO
 from pathlib import Path
 
 import pdfplumber
 import pytest
 
 from pipeline.build import build, edition_of
-from pipeline.build_layout import MARKED
+from pipeline.build_layout import identified
 from pipeline.config import BuildConfig
 from pipeline.edition import data_id, mark_text, short_ids
 from pipeline.errors import Report
 from pipeline.games import load_game
-from pipeline.kinds import kind_of
 from pipeline.render.edition_mark import GREY, SIZE, Edition, safe_margin_mm, stamp
 from pipeline.render.faces import FaceLayout
 from pipeline.render.fonts import default_fonts
@@ -54,21 +52,20 @@ def _text(chars) -> str:
     return "".join(c["text"] for c in sorted(chars, key=lambda c: c["x0"]))
 
 
-def _city_ids(root: Path, backs: bool = False) -> dict[str, str]:
-    """City name -> the short id its front's (or back's) mark should print, computed as the build does."""
+def _city_ids(root: Path) -> dict[str, str]:
+    """City name -> the short id its mark should print, computed from the records as the build does."""
     game = load_game("buildit", root)
     records = load_records(game, root, Report())
     components = game.components(records)
     edition = edition_of(game, components, BuildConfig(root=root, games=("buildit",), version=VERSION))
     cities = next(c for c in components if c.id == "cities")
-    return {front.context["name"]: edition.short(face.context)
-            for front, face in zip(cities.fronts, cities.backs if backs else cities.fronts)}
+    return {face.context["name"]: edition.short(face.context) for face in cities.fronts}
 
 
 def test_every_city_face_carries_its_mark_inside_the_safe_zone(built):
-    """Print-shop faces (page = trim + 3 mm bleed): the mark is 4.5 pt, grey, reads title · version · id,
-    and no character of it comes closer to the trim than the safe margin."""
-    ids = {*_city_ids(built).values(), *_city_ids(built, backs=True).values()}
+    """Print-shop faces (page = trim + 3 mm bleed): the mark is 4.5 pt, grey, reads title · version · id
+    (title · version on a back), and no character of it comes closer to the trim than the safe margin."""
+    ids = _city_ids(built)
     with pdfplumber.open(built / "output/buildit/print/cities.pdf") as pdf:
         seen = set()
         for page in pdf.pages:
@@ -82,7 +79,9 @@ def test_every_city_face_carries_its_mark_inside_the_safe_zone(built):
                 top, bottom = c["top"] / MM - 3, height - (c["bottom"] / MM - 3)
                 assert min(left, right, top, bottom) >= margin - TOLERANCE_MM, (page.page_number, c["text"])
             seen.add(_text(chars))
-    assert seen == {mark_text("Build It", VERSION, short) for short in ids} and len(ids) == 10
+    # each city's own id on its front; the backs, the deck's, say the game and the version only
+    assert seen == {mark_text("Build It", VERSION, short) for short in ids.values()} | {f"Build It · {VERSION}"}
+    assert len(set(ids.values())) == len(ids) == 5
 
 
 def test_home_sheets_carry_the_page_mark_in_their_header(built):
@@ -177,6 +176,8 @@ def test_short_ids_cover_every_marked_face_of_a_game():
     game = load_game("buildit", PROJECT_ROOT)
     components = game.components(load_records(game, PROJECT_ROOT, Report()))
     edition = edition_of(game, components, BuildConfig(root=PROJECT_ROOT, games=("buildit",), version="x"))
-    full = {data_id(face.context) for c in components if isinstance(c, MARKED) for face in kind_of(c).spec_faces(c)}
+    full = {data_id(face.context) for c in components for face in identified(c)}
     assert set(edition.ids) == full and edition.ids == short_ids(full)
+    kinds = {type(c).__name__ for c in components if identified(c)}
+    assert kinds == {"CardDeck", "BoardSpec", "PageSpec"}           # no dice face, no rulebook figure
     assert edition_of(game, components, BuildConfig(root=PROJECT_ROOT, games=("buildit",), mark=False)) is None

@@ -74,7 +74,7 @@ def game_components(game_id: str):
 
 def laid_out_faces(game_id: str, ink_saver: bool, pages: bool = False):
     """(face spec, face layout) for every distinct face the game prints: the cut faces, or (pages=True) the
-    faces of its write-on pages; each with its edition mark, as a build stamps it, with a long version."""
+    faces of its write-on pages; each with the longest edition mark it could carry (its id, a long version)."""
     game, components = game_components(game_id)
     renderer = FaceRenderer(PROJECT_ROOT, game.template_dir, default_fonts(), ink_saver=ink_saver)
     edition = edition_of(game, components, BuildConfig(PROJECT_ROOT, (game_id,), version=LONG_VERSION))

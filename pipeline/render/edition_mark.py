@@ -1,7 +1,8 @@
 """The edition mark (issue 21): small grey text on every face and printed page saying which printing it is.
 
 A face's mark is "Game · version · id", the id being the short data id of the values the face is drawn with
-(pipeline/edition.py), so two printings of a card can be told apart and a playtester can report "carte 3f2a".
+(pipeline/edition.py), so two printings of a card can be told apart and a playtester can report "carte 3f2a";
+a deck's back, no one card's, says "Game · version" (so identical backs stay one face).
 A page's mark is "Game · version", drawn by the page writers at the end of their header band
 (sheetdecor.draw_header) or beside a rulebook's page number, from the `edition` of the PDF credits the build
 sets around each component's files (pipeline/render/pdf.py).
@@ -55,10 +56,13 @@ class Edition:
         full = data_id(context)
         return self.ids.get(full, full[:4])
 
-    def texts(self, context: Mapping[str, Any]) -> tuple[str, ...]:
-        """The face's mark, longest first: the whole mark, then without the title, then the id alone."""
+    def texts(self, context: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """A face's mark, longest first: the whole mark, then without the title, then the id alone. A face
+        that is no one card's (context None: a deck's back) says the game and the version only."""
+        if context is None:
+            return self.page_text, self.version
         short = self.short(context)
-        return (mark_text(self.title, self.version, short), f"{self.version} · {short}", short)
+        return mark_text(self.title, self.version, short), f"{self.version} · {short}", short
 
 
 def safe_margin_mm(width_mm: float, height_mm: float) -> float:
