@@ -63,7 +63,11 @@ def _show(item) -> None:
     folder = item.folder.relative_to(PROJECT_ROOT) if item.folder.is_relative_to(PROJECT_ROOT) else item.folder
     print(f"released {item.game.id} {item.version} → {folder}/ in {item.seconds:.1f} s; {_changed(item.changes)}")
     for path in item.files:
-        print(f"  wrote {path.name} ({path.stat().st_size / 1e6:.2f} MB)")
+        print(f"  wrote {path.name} ({_size(path.stat().st_size)})")
+
+
+def _size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{count / 1e3:.1f} kB"
 
 
 def _changed(found) -> str:

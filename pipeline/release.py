@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -56,7 +57,7 @@ class Released:
 
     game: GameModule
     version: str
-    folder: Path
+    folder: Path                            # dist/<game>-<version> (its bare name until staged)
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
     changes: ReleaseChanges | None = None
@@ -101,22 +102,29 @@ def release(request: ReleaseRequest, report: Report, progress: Progress | None =
     items = _load(request, report)
     if refused(report):
         return []
-    with scratch_folder(request.root / DIST) as work:
-        project = copy_inputs(request.root, [item.game for item in items], work / "project")
-        for item in items:
-            _check(request, item, project, report, progress, tell)
-        if refused(report):
-            return []
-        previous = previous_tag(request.root)
-        for item in items:
-            _make(request, item, project, work, previous, epoch, report, progress, tell)
+    dist = request.root / DIST
+    made = not dist.exists()
+    try:
+        with scratch_folder(dist) as work:
+            project = copy_inputs(request.root, [item.game for item in items], work / "project")
+            for item in items:
+                _check(request, item, project, report, progress, tell)
             if refused(report):
                 return []
-        for item in items:
-            staged = item.folder
-            item.folder = publish(staged, request.root / DIST, work / "replaced")
-            item.files = [item.folder / path.relative_to(staged) for path in item.files]
-    return items
+            previous = previous_tag(request.root)
+            for item in items:
+                _make(request, item, project, work, previous, epoch, report, progress, tell)
+                if refused(report):
+                    return []
+            for item in items:
+                staged = item.folder
+                item.folder = publish(staged, dist, work / "replaced")
+                item.files = [item.folder / path.relative_to(staged) for path in item.files]
+        return items
+    finally:
+        if made:
+            with contextlib.suppress(OSError):
+                dist.rmdir()                            # only when empty: a refused first release leaves no dist/
 
 
 def _load(request: ReleaseRequest, report: Report) -> list[Released]:
