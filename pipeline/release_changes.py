@@ -113,9 +113,12 @@ def changes_markdown(title: str, version: str, found: ReleaseChanges, reprints: 
         return "\n".join(lines + [found.note, ""])
     if changes.none:
         return "\n".join(lines + ["Aucune modification : les cartes, les règles et le livret sont les mêmes.", ""])
-    lines += ["Chaque carte est nommée par son identifiant d'édition, imprimé dans sa marque "
-              f"(« {md_escape(title)} · {md_escape(version)} · 3f2a ») : l'ancien pour une carte retirée, "
-              "l'ancien → le nouveau pour une carte modifiée.", ""]
+    example = next((short_id(c.new, found.new_ids) for c in changes.cards if c.new is not None), None)
+    if changes.cards:
+        lines += ["Chaque carte est nommée par l'identifiant d'édition imprimé dans sa marque"
+                  + (f" (« {md_escape(title)} · {md_escape(version)} · {example} »)" if example else "")
+                  + " : celui de l'édition précédente pour une carte retirée, l'ancien → le nouveau pour une "
+                  "carte modifiée.", ""]
     sections = ((ADDED, "Cartes ajoutées"), (REMOVED, "Cartes retirées"), (CHANGED, "Cartes modifiées"),
                 (DATA_ONLY, "Modifiées dans les données seulement (rien à réimprimer)"))
     for status, heading in sections:

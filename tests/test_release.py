@@ -19,7 +19,7 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.errors import Report
-from pipeline.release import ReleaseRequest, default_games, publish, release, version_problem
+from pipeline.release import ReleaseRequest, default_games, publish, refused, release, version_problem
 from pipeline.release_bundle import (SUMS, ZIP_EPOCH, EpochError, bundle_entries, source_date_epoch,
                                      write_sha256sums, write_zip, zip_time)
 from pipeline.release_changes import previous_tag
@@ -253,3 +253,14 @@ def test_the_reprint_sheet_holds_the_changed_card_with_its_new_mark(two_tags):
     with pdfplumber.open(io.BytesIO(sheets)) as pdf:
         printed = "\n".join(page.extract_text() for page in pdf.pages)
     assert printed.count(f"Build It · v0.2 · {new}") == 1                 # the release's sheets print that id
+
+
+def test_a_recorded_erratum_does_not_refuse_a_release_any_other_warning_does():
+    report = Report()
+    report.warning("sheets/nba.xlsx › durations › E3", "erratum (AMB-01): …", "erratum")
+    assert not refused(report)
+    report.warning("sheets/nba.xlsx › players › H7", "…", "range")
+    assert refused(report)
+    errors = Report()
+    errors.error("sheets/x.xlsx", "…", "erratum")
+    assert refused(errors)
