@@ -168,13 +168,13 @@ def _check(request: ReleaseRequest, item: Released, project: Path, report: Repor
 
     start = time.perf_counter()
     found, prepared = build.validate(_config(request, item, project, strict=True), progress)
-    for game in prepared:
-        simulation.check_balance(game.game, game.records, project, found, request.balance_games,
-                                 executor=request.executor, progress=progress)
+    gates = [verdict for game in prepared for verdict in simulation.check_balance(
+        game.game, game.records, project, found, request.balance_games, executor=request.executor,
+        progress=progress)]
     report.extend(found.problems)
     item.seconds += time.perf_counter() - start
-    tell(f"{item.game.id}: {'refused' if refused(found) else 'validated'}, balance gates played "
-         f"({time.perf_counter() - start:.1f} s)")
+    tell(f"{item.game.id}: {'refused' if refused(found) else 'validated'}, {len(gates)} balance gate"
+         f"{'s' if len(gates) != 1 else ''} played ({time.perf_counter() - start:.1f} s)")
 
 
 def _make(request: ReleaseRequest, item: Released, project: Path, work: Path, previous: str | None, epoch: int,

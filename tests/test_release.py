@@ -18,11 +18,12 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.diff import Changes
 from pipeline.errors import Report
 from pipeline.release import ReleaseRequest, default_games, publish, refused, release, version_problem
 from pipeline.release_bundle import (SUMS, ZIP_EPOCH, EpochError, bundle_entries, source_date_epoch,
                                      write_sha256sums, write_zip, zip_time)
-from pipeline.release_changes import previous_tag
+from pipeline.release_changes import ReleaseChanges, changes_markdown, previous_tag
 from tests.conftest import copy_project, set_cell
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -264,3 +265,14 @@ def test_a_recorded_erratum_does_not_refuse_a_release_any_other_warning_does():
     errors = Report()
     errors.error("sheets/x.xlsx", "…", "erratum")
     assert refused(errors)
+
+
+def test_changes_say_first_release_no_list_or_no_change():
+    first = changes_markdown("Jeu", "v1", ReleaseChanges(None), [])
+    assert first == "# Jeu — v1\n\nPremière édition : aucune étiquette git ne précède ce commit, il n'y a rien à " \
+                    "comparer.\n"
+    unknown = changes_markdown("Jeu", "v2", ReleaseChanges("v1", note="v1 ne contient pas jeu.xlsx."), [])
+    assert unknown.endswith("Modifications depuis v1, l'édition précédente (étiquette git).\n\n"
+                            "v1 ne contient pas jeu.xlsx.\n")
+    same = changes_markdown("Jeu", "v2", ReleaseChanges("v1", Changes("v1")), [])
+    assert same.endswith("Aucune modification : les cartes, les règles et le livret sont les mêmes.\n")
