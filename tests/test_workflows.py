@@ -194,17 +194,18 @@ def _git(repo: Path, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def _pull_request(tmp_path: Path, change) -> Path:
+def _pull_request(tmp_path: Path, change=None) -> Path:
     """This repository cloned, its HEAD as origin/<BASE>, and a commit on a branch where `change(workbook)`
-    altered sheets/buildit.xlsx; `.venv/bin/pnp` runs this code (the tests' interpreter) on the clone."""
+    (if any) altered sheets/buildit.xlsx; `.venv/bin/pnp` runs this code (the tests' interpreter) on the clone."""
     clone = tmp_path / "clone"
     _git(REPO, "clone", "-q", "--no-hardlinks", str(REPO), str(clone))
     _git(clone, "update-ref", f"refs/remotes/origin/{BASE}", "HEAD")
     _git(clone, "checkout", "-q", "-b", "pull-request")
-    workbook = openpyxl.load_workbook(clone / "sheets" / "buildit.xlsx")
-    change(workbook)
-    workbook.save(clone / "sheets" / "buildit.xlsx")
-    _git(clone, "commit", "-q", "-am", "a pull request")
+    if change is not None:
+        workbook = openpyxl.load_workbook(clone / "sheets" / "buildit.xlsx")
+        change(workbook)
+        workbook.save(clone / "sheets" / "buildit.xlsx")
+        _git(clone, "commit", "-q", "-am", "a pull request")
     pnp = clone / PNP
     pnp.parent.mkdir(parents=True)
     code = Path(pipeline.__file__).resolve().parent.parent
@@ -291,3 +292,15 @@ def test_check_workflow_on_a_pull_request_that_damages_a_cell(tmp_path):
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert f"### buildit: changes since origin/{BASE}\n\nThe diff failed:\n\n" \
            f"- sheets/buildit.xlsx › {located} \\[type\\]\n" in summary
+
+
+@needs_git
+@pytest.mark.slow
+def test_a_summary_that_cannot_be_written_is_a_usage_error(tmp_path):
+    clone = _pull_request(tmp_path)
+    done = subprocess.run([str(clone / PNP), "diff", "buildit", f"origin/{BASE}", "--summary",
+                           str(tmp_path / "missing" / "summary.md")], cwd=clone,
+                          env=dict(os.environ, PNP_ROOT=str(clone)), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: --summary: cannot write {tmp_path / 'missing' / 'summary.md'} " \
+                                  "(No such file or directory)"
