@@ -37,10 +37,11 @@ def section(game_id: str, changes: Changes, written: list[str]) -> str:
             text += f"| {change.status} | {escape(card)} | {cells} |\n"
         text += "\n"
     listed = sum(1 + len(change.fields) for change in changes.cards)
-    for line in changes.lines()[listed:]:                   # the rules, then the rulebook pages
+    others = changes.lines()[listed:]                       # the rules, then the rulebook pages
+    for line in others:
         text += f"{'  ' if line.startswith('  ') else ''}- {escape(line.strip())}\n"
     if written:
-        text += ("\n" if listed < len(changes.lines()) else "") + f"Files: {', '.join(map(escape, written))}\n"
+        text += ("\n" if others else "") + f"Files: {', '.join(map(escape, written))}\n"
     return text + "\n"
 
 
