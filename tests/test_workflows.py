@@ -231,7 +231,7 @@ def _problems_have_annotations(stderr: str) -> int:
     problems = [i for i, line in enumerate(lines) if line.startswith(("error ", "warning "))]
     for i in problems:
         severity = lines[i].split(" ", 1)[0]
-        assert lines[i + 1].startswith(f"::{severity} "), lines[i:i + 2]
+        assert lines[i + 1].startswith(f"::{severity} file="), lines[i:i + 2]
     return len(problems)
 
 
