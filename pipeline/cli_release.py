@@ -77,5 +77,12 @@ def _changed(found) -> str:
         return "first release (no earlier tag)"
     if found.changes is None:
         return f"since {found.previous}: cards not compared (CHANGES.md says why)"
-    counts = [f"{len(found.changes.of(status))} {status}" for status in (ADDED, REMOVED, CHANGED, DATA_ONLY)]
-    return f"since {found.previous}: cards {', '.join(counts)}; {len(found.changes.rules)} rule(s) changed"
+    if found.changes.none:
+        return f"no change since {found.previous}"
+    said = {ADDED: "added", REMOVED: "removed", CHANGED: "changed", DATA_ONLY: "changed in data only"}
+    counts = [f"{n} card{'s' if n != 1 else ''} {said[status]}" for status in said
+              if (n := len(found.changes.of(status)))]
+    rules = len(found.changes.rules)
+    if rules:
+        counts.append(f"{rules} rule{'s' if rules != 1 else ''} changed")
+    return f"since {found.previous}: {', '.join(counts) or 'rulebook pages changed'} (CHANGES.md)"

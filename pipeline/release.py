@@ -9,7 +9,8 @@
 3. Its bundles are made there (pipeline/release_bundle.py: reproducible zips, SHA256SUMS) with CHANGES.md and
    the reprint sheets (pipeline/release_changes.py).
 4. Only when every game is complete are the folders renamed into dist/, each replacing an earlier folder of
-   the same name whole. Ctrl-C or SIGTERM on the way leaves dist/ as it was (the scratch folder goes).
+   the same name whole. Ctrl-C or SIGTERM on the way leaves dist/ as it was (the scratch folder goes; that of
+   a release killed outright goes at the start of the next one).
 """
 
 from __future__ import annotations
@@ -95,10 +96,11 @@ def release(request: ReleaseRequest, report: Report, progress: Progress | None =
             tell: Callable[[str], None] = lambda line: None) -> list[Released]:
     """Validate, build and bundle every requested game, then publish them in dist/ (none when `report` holds
     a problem that refuses the release: the report says which). `tell` hears each step as it ends."""
-    from pipeline.output import scratch_folder
+    from pipeline.output import remove_leftovers, scratch_folder
 
     progress = progress or Progress()
     epoch = source_date_epoch(request.root)
+    remove_leftovers(request.root / DIST, [])           # the scratch folders of a release that was killed
     items = _load(request, report)
     if refused(report):
         return []

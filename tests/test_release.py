@@ -276,3 +276,12 @@ def test_changes_say_first_release_no_list_or_no_change():
                             "v1 ne contient pas jeu.xlsx.\n")
     same = changes_markdown("Jeu", "v2", ReleaseChanges("v1", Changes("v1")), [])
     assert same.endswith("Aucune modification : les cartes, les règles et le livret sont les mêmes.\n")
+
+
+def test_a_release_first_removes_the_scratch_of_one_that_was_killed(tmp_path):
+    abandoned = tmp_path / "dist" / ".pnp-tmp" / "999999999-abcdefgh"         # no such process
+    (abandoned / "project").mkdir(parents=True)
+    report = Report()
+    assert release(ReleaseRequest(tmp_path, ("nosuchgame",)), report) == []
+    assert "unknown game" in str(report.errors[0])
+    assert not (tmp_path / "dist" / ".pnp-tmp").exists()
