@@ -87,9 +87,8 @@ def test_release_steps_in_order():
     assert [step["name"] for step in steps[5:]] == ["Gather the release files", "Publish the release"]
     publish = steps[6]
     assert publish["env"] == {"GH_TOKEN": "${{ github.token }}"}
-    assert "gh release create \"$tag\" --verify-tag" in publish["run"]
-    assert "gh release upload \"$tag\" release-files/*.zip release-files/*-SHA256SUMS release-files/*-CHANGES.md " \
-           "--clobber" in publish["run"]
+    assert "gh release create \"$tag\" --verify-tag --title \"$tag\" --notes-file release-notes.md" in publish["run"]
+    assert "gh release upload \"$tag\" release-files/* --clobber" in publish["run"]
 
 
 def test_check_runs_on_pull_requests_validation_balance_and_diff_in_order():
@@ -165,10 +164,11 @@ def test_every_pnp_command_and_option_exists(path):
 
 
 def test_gathering_names_every_release_file_apart(tmp_path):
-    """Every game's folder holds a SHA256SUMS and a CHANGES.md: the release gets them as <folder>-…."""
-    for folder in ("nba-v0.2", "buildit-v0.2"):
+    """Every game's folder holds a SHA256SUMS and a CHANGES.md, and reprint sheets when cards changed: the
+    release gets them as <folder>-…, the notes are the CHANGES.md one after the other."""
+    for folder, reprints in (("nba-v0.2", ["reprint-a4.pdf", "reprint-letter.pdf"]), ("buildit-v0.2", [])):
         (tmp_path / "dist" / folder).mkdir(parents=True)
-        for name in (f"{folder}-home-a4.zip", f"{folder}-print-shop.zip", "SHA256SUMS", "reprint-a4.pdf"):
+        for name in [f"{folder}-home-a4.zip", f"{folder}-print-shop.zip", "SHA256SUMS", *reprints]:
             (tmp_path / "dist" / folder / name).write_text(name)
         (tmp_path / "dist" / folder / "CHANGES.md").write_text(f"# {folder}\n")
     run = subprocess.run(["bash", "-eo", "pipefail", "-c", _step(RELEASE, "Gather the release files")["run"]],
@@ -177,9 +177,9 @@ def test_gathering_names_every_release_file_apart(tmp_path):
     assert sorted(path.name for path in (tmp_path / "release-files").iterdir()) == [
         "buildit-v0.2-CHANGES.md", "buildit-v0.2-SHA256SUMS", "buildit-v0.2-home-a4.zip",
         "buildit-v0.2-print-shop.zip", "nba-v0.2-CHANGES.md", "nba-v0.2-SHA256SUMS", "nba-v0.2-home-a4.zip",
-        "nba-v0.2-print-shop.zip", "notes.md"]
-    assert (tmp_path / "release-files" / "notes.md").read_text() == "# buildit-v0.2\n# nba-v0.2\n"
-    assert (tmp_path / "release-files" / "nba-v0.2-SHA256SUMS").read_text() == "SHA256SUMS"
+        "nba-v0.2-print-shop.zip", "nba-v0.2-reprint-a4.pdf", "nba-v0.2-reprint-letter.pdf"]
+    assert (tmp_path / "release-notes.md").read_text() == "# buildit-v0.2\n# nba-v0.2\n"
+    assert (tmp_path / "release-files" / "nba-v0.2-reprint-a4.pdf").read_text() == "reprint-a4.pdf"
 
 
 # --- the check workflow, run in a clone ------------------------------------------------------------------
