@@ -4,6 +4,7 @@ line and leaves dist/ as it was; Ctrl-C leaves nothing; usage mistakes exit 2.""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import signal
@@ -14,10 +15,12 @@ import zipfile
 from pathlib import Path
 
 import openpyxl
+import pdfplumber
 import pytest
 
+from pipeline import PROJECT_ROOT
 from pipeline.release_bundle import zip_time
-from tests.conftest import run_cli, set_cell
+from tests.conftest import copy_project, run_cli, set_cell
 from tests.test_release import COMMIT_EPOCH, git, repository
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -148,3 +151,20 @@ def test_ctrl_c_leaves_nothing_in_dist(origin, tmp_path):
     process.communicate(timeout=120)
     assert process.returncode == 130
     assert not (root / "dist").exists() or not any((root / "dist").iterdir())
+
+
+def test_a_named_data_only_game_without_git_or_marks(tmp_path):
+    """benchdeck (a CSV game, left out of a bare release) released by name with --version and --no-mark, in a
+    project that is no git repository: the zips hold the 1980 time, the sheets no mark."""
+    copy_project(tmp_path)
+    shutil.copytree(PROJECT_ROOT / "bench" / "data", tmp_path / "bench" / "data")
+    result = run_cli("release", "benchdeck", "--version", "final", "--no-mark", root=tmp_path)
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "dist" / "benchdeck-final"
+    assert "Première édition" in (folder / "CHANGES.md").read_text("utf-8")
+    with zipfile.ZipFile(folder / "benchdeck-final-home-a4.zip") as bundle:
+        assert {i.date_time for i in bundle.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        sheets = [bundle.read(n) for n in bundle.namelist() if n.endswith(".pdf") and "calibration" not in n]
+    for data in sheets:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            assert not any("final" in (page.extract_text() or "") for page in pdf.pages)
