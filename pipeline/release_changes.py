@@ -207,8 +207,9 @@ def _reprint_cards(found: ReleaseChanges, edition) -> list:
         return []
     fonts = found.after.renderer.fonts
 
-    def marked(face, spec):
-        return stamp(face, edition.texts(spec.context), fonts) if edition and face is not None else face
+    def marked(face, context):
+        return stamp(face, edition.texts(context), fonts) if edition and face is not None else face
 
-    return [ReprintCard(marked(c.new.front_face, c.new.front), marked(c.new.back_face, c.new.back),
+    # a front is its card's (its id), a back the deck's (game and version), as the build marks them
+    return [ReprintCard(marked(c.new.front_face, c.new.front.context), marked(c.new.back_face, None),
                         c.new.deck.title, c.new.deck.keep_bleed) for c in found.changes.cards if c.reprint]

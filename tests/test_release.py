@@ -247,8 +247,9 @@ def test_the_reprint_sheet_holds_the_changed_card_with_its_new_mark(two_tags):
     new = re.search(r"`[0-9a-f]{4,} → ([0-9a-f]{4,})` Gain de Pièces", text).group(1)
     with pdfplumber.open(root / "dist" / "buildit-v0.2" / "reprint-a4.pdf") as pdf:
         assert len(pdf.pages) == 2                                          # the card and its back
-        front = pdf.pages[0].extract_text()
+        front, back = (page.extract_text() for page in pdf.pages)
     assert "Gain de Pièces" in front and f"Build It · v0.2 · {new}" in front
+    assert "Build It · v0.2" in back and new not in back                  # a back is the deck's, as built
     with zipfile.ZipFile(root / "dist" / "buildit-v0.2" / "buildit-v0.2-home-a4.zip") as bundle:
         sheets = bundle.read("buildit-v0.2/buildit/pnp-a4/normal.pdf")
     with pdfplumber.open(io.BytesIO(sheets)) as pdf:
