@@ -30,7 +30,7 @@ from pipeline.cache import BuildCache, BuildStats
 from pipeline.cache.writes import write_unit
 from pipeline.config import BuildConfig
 from pipeline.errors import PipelineError, Report
-from pipeline.edition import data_id, short_ids, version_of
+from pipeline.edition import card_id, short_ids, version_of
 from pipeline.games import load_game
 from pipeline.games.base import CardDeck, Component, GameModule, Records
 from pipeline.output import file_list, recording, remove_leftovers, remove_stale
@@ -97,7 +97,7 @@ def edition_of(game: GameModule, components: list[Component], config: BuildConfi
     if not getattr(config, "mark", True):
         return None
     version = getattr(config, "version", None) or version_of(game.version, config.root)
-    full = [data_id(face.context) for component in components for face in identified(component)]
+    full = [card_id(face.context) for component in components for face in identified(component)]
     return Edition(game.title, version, short_ids(full))
 
 
@@ -236,14 +236,27 @@ def write_ids(item: PreparedGame, config: BuildConfig) -> dict | None:
         return None
     rows = []
     for component in item.components:
-        named: dict[str, str] = {}                          # a card's copies share its id: listed once
+        named: dict[str, tuple[str, str]] = {}              # a card's copies share its id: listed once
         for face in identified(component):
-            named.setdefault(edition.short(face.context), face.label or face.name)
-        rows += [(component.title, name, short) for short, name in named.items()]
+            short = edition.short(face.context)
+            named.setdefault(short, (_card_name(face, component.title, len(named) + 1), _row(face)))
+        rows += [(component.title, name, row, short) for short, (name, row) in named.items()]
     path = config.output / item.game.id / IDS_NAME
     digest = atomic_write(path, ids_markdown(item.game.title, edition.version, rows).encode())
     return {"version": edition.version, "path": str(path.relative_to(config.root)), "sha256": digest,
-            "cards": [{"component": c, "card": name, "id": short} for c, name, short in rows]}
+            "cards": [{"component": c, "card": name, "row": row, "id": short} for c, name, row, short in rows]}
+
+
+def _card_name(face, title: str, number: int) -> str:
+    """A data row's card by its name (its label up to the provenance in brackets, "Carréville (cities row 2)"),
+    any other face by its component's title and number."""
+    return face.label.split(" (")[0] if " (" in face.label else f"{title} n° {number}"
+
+
+def _row(face) -> str:
+    """Where the card's values are, in French: "cities, ligne 2" ("" for a face made from no row)."""
+    ref = face.ref
+    return f"{ref.sheet}, ligne {ref.row}" if ref is not None and ref.sheet and ref.row else ""
 
 
 def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:

@@ -46,6 +46,18 @@ def data_id(context: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+POSITION = ("index", "copy")    # where a copy sits in its deck (a FaceSpec context's "card"): not its data
+
+
+def card_id(context: Mapping[str, Any]) -> str:
+    """The data id of a card: `data_id` of its face's values without its place in the deck (the "card" entry's
+    index and copy number), so a card's copies share one id and a card added before it changes no other id."""
+    card = context.get("card")
+    if isinstance(card, Mapping):
+        context = {**context, "card": {k: v for k, v in card.items() if k not in POSITION}}
+    return data_id(context)
+
+
 def short_ids(full: Iterable[str]) -> dict[str, str]:
     """Each distinct full id -> its prefix, SHORT hex digits or as many more as keep every distinct id apart."""
     distinct = sorted(set(full))

@@ -400,13 +400,14 @@ def edition(data: dict) -> list[str]:
             f"La liste de toutes les cartes avec leur identifiant : [{IDS_NAME}]({IDS_NAME}).", ""]
 
 
-def ids_markdown(title: str, version: str, rows: list[tuple[str, str, str]]) -> str:
-    """output/<game>/ids.md: (component, card, id) rows, in the order the build lays the cards out."""
+def ids_markdown(title: str, version: str, rows: list[tuple[str, str, str, str]]) -> str:
+    """output/<game>/ids.md: (component, card, workbook row, id) rows, in the order the build lays them out."""
     lines = [f"# {md_escape(title)} — identifiants des cartes, édition {md_escape(version)}", "",
              "L'identifiant imprimé dans la marque d'édition de chaque carte (« carte 3f2a » dans un "
              "commentaire). Il ne change que si les données de la carte changent.", "",
-             "| élément | carte | identifiant |", "|---|---|---|"]
-    lines += [f"| {md_escape(component)} | {md_escape(card)} | `{short}` |" for component, card, short in rows]
+             "| élément | carte | ligne du classeur | identifiant |", "|---|---|---|---|"]
+    lines += [f"| {md_escape(component)} | {md_escape(card)} | {md_escape(row)} | `{short}` |"
+              for component, card, row, short in rows]
     return "\n".join(lines) + "\n"
 
 

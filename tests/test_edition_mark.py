@@ -12,7 +12,7 @@ import pytest
 from pipeline.build import build, edition_of
 from pipeline.build_layout import identified
 from pipeline.config import BuildConfig
-from pipeline.edition import data_id, mark_text, short_ids
+from pipeline.edition import card_id, data_id, mark_text, short_ids
 from pipeline.errors import Report
 from pipeline.games import load_game
 from pipeline.render.edition_mark import GREY, SIZE, Edition, safe_margin_mm, stamp
@@ -125,7 +125,7 @@ def test_the_guide_and_ids_md_name_every_card(built):
     assert edition["version"] == VERSION and edition["path"] == "output/buildit/ids.md"
     listed = (built / edition["path"]).read_text()
     for name, short in ids.items():
-        assert f"| Cartes Ville | {name} " in listed and f"`{short}`" in listed
+        assert f"| Cartes Ville | {name} | cities, ligne " in listed and f"`{short}`" in listed
     assert {row["id"] for row in edition["cards"] if row["component"] == "Cartes Ville"} == set(ids.values())
     guide = (built / "output/buildit/guide-a4.md").read_text()
     assert "Marque d'édition" in guide and "[ids.md](ids.md)" in guide and f"« carte {edition['cards'][0]['id']} »" in guide
@@ -176,8 +176,17 @@ def test_short_ids_cover_every_marked_face_of_a_game():
     game = load_game("buildit", PROJECT_ROOT)
     components = game.components(load_records(game, PROJECT_ROOT, Report()))
     edition = edition_of(game, components, BuildConfig(root=PROJECT_ROOT, games=("buildit",), version="x"))
-    full = {data_id(face.context) for c in components for face in identified(c)}
+    full = {card_id(face.context) for c in components for face in identified(c)}
     assert set(edition.ids) == full and edition.ids == short_ids(full)
     kinds = {type(c).__name__ for c in components if identified(c)}
     assert kinds == {"CardDeck", "BoardSpec", "PageSpec"}           # no dice face, no rulebook figure
     assert edition_of(game, components, BuildConfig(root=PROJECT_ROOT, games=("buildit",), mark=False)) is None
+
+
+def test_a_cards_id_leaves_out_its_place_in_the_deck():
+    """edition.card_id: copies share an id, a card inserted before another changes none; the count of copies
+    (a cell of the card's row) is its data."""
+    first = {"name": "Lina", "atk": 4, "card": {"index": 1, "copy": 1, "copies": 2}}
+    assert card_id(first) == card_id({**first, "card": {"index": 7, "copy": 2, "copies": 2}})
+    assert card_id(first) != card_id({**first, "card": {"index": 1, "copy": 1, "copies": 3}})
+    assert card_id(first) != card_id({**first, "atk": 5}) and card_id({"x": 1}) == data_id({"x": 1})

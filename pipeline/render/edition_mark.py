@@ -1,7 +1,8 @@
 """The edition mark (issue 21): small grey text on every face and printed page saying which printing it is.
 
-A face's mark is "Game · version · id", the id being the short data id of the values the face is drawn with
-(pipeline/edition.py), so two printings of a card can be told apart and a playtester can report "carte 3f2a";
+A face's mark is "Game · version · id", the id being the short data id of the values the face is drawn with,
+its place in the deck left out (pipeline/edition.py card_id), so two printings of a card can be told apart and
+a playtester can report "carte 3f2a";
 a deck's back, no one card's, says "Game · version" (so identical backs stay one face).
 A page's mark is "Game · version", drawn by the page writers at the end of their header band
 (sheetdecor.draw_header) or beside a rulebook's page number, from the `edition` of the PDF credits the build
@@ -21,7 +22,7 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from pipeline.edition import data_id, mark_text
+from pipeline.edition import card_id, mark_text
 from pipeline.render.glyphs import string_width
 from pipeline.render.primitives import Text
 from pipeline.render.text import add_run
@@ -44,7 +45,7 @@ class Edition:
 
     title: str
     version: str
-    ids: Mapping[str, str] = field(default_factory=dict)
+    ids: Mapping[str, str] = field(default_factory=dict)     # edition.card_id -> short id
 
     @property
     def page_text(self) -> str:
@@ -52,8 +53,8 @@ class Edition:
         return mark_text(self.title, self.version, None)
 
     def short(self, context: Mapping[str, Any]) -> str:
-        """The short id of a face drawn with these values (its full id's prefix when the game did not list it)."""
-        full = data_id(context)
+        """The short id of a card drawn with these values (its full id's prefix when the game did not list it)."""
+        full = card_id(context)
         return self.ids.get(full, full[:4])
 
     def texts(self, context: Mapping[str, Any] | None) -> tuple[str, ...]:
