@@ -105,7 +105,9 @@ def bundle_entries(output: Path, game_id: str, stem: str, papers: tuple[str, ...
                    ) -> dict[str, list[tuple[str, Path]]]:
     """What each zip of a game holds, from a build's output folder, as (name in the zip, file): the names keep
     the output's layout under one folder `stem` (buildit-v0.1/buildit/pnp-a4/…, buildit-v0.1/calibration/…),
-    so the print guide's links work once unzipped. report.{json,md} (developer data) go in none."""
+    so the print guide's links work once unzipped: a home zip holds that paper's sheets and rulebook, its print
+    guide, ids.md (every card's edition id, which the guide links to) and its calibration sheet.
+    report.{json,md} (developer data) go in none."""
     game = output / game_id
 
     def files(folder: Path) -> list[tuple[str, Path]]:
@@ -114,7 +116,7 @@ def bundle_entries(output: Path, game_id: str, stem: str, papers: tuple[str, ...
 
     bundles = {}
     for paper in papers:
-        loose = [game / f"guide-{paper}.md", output / "calibration" / f"pnp-{paper}.pdf"]
+        loose = [game / f"guide-{paper}.md", game / "ids.md", output / "calibration" / f"pnp-{paper}.pdf"]
         bundles[f"{stem}-home-{paper}.zip"] = files(game / f"pnp-{paper}") + [
             (f"{stem}/{p.relative_to(output).as_posix()}", p) for p in loose if p.is_file()]
     bundles[f"{stem}-print-shop.zip"] = files(game / "print")

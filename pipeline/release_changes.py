@@ -4,7 +4,7 @@ The previous release is the newest git tag reachable from the parent of HEAD (`g
 --abbrev=0 HEAD^`): a tag on HEAD names this release, not an earlier one. Its data is compared with this
 version's by `pnp diff`'s machinery (pipeline/diff*.py): cards added, removed, changed (with their cells),
 changed in data only, the `rules` sheet's changes and the rulebook pages they change, on each paper. Every
-card is named by its edition id (pipeline/edition.py short_ids over data_id), the one printed in its mark:
+card is named by its edition id (pipeline/build.py edition_of: the game's short ids), the one printed in its mark:
 a removed or changed card by the id of the printing the playtester holds, an added or changed one by its new
 id. CHANGES.md is for playtesters, so it is French; with no previous tag it says this is the first release.
 """
@@ -20,6 +20,7 @@ from pipeline.diff import ADDED, CHANGED, DATA_ONLY, REMOVED, Changes, compare, 
 from pipeline.diff_versions import Card, Version, load_version, old_data_files, with_data_files
 from pipeline.errors import Report
 from pipeline.games.base import GameModule
+from pipeline.render.edition_mark import Edition
 from pipeline.render.markup import md_escape
 
 NAME = "CHANGES.md"
@@ -33,8 +34,8 @@ class ReleaseChanges:
     previous: str | None
     changes: Changes | None = None
     note: str = ""
-    old_ids: dict[str, str] = field(default_factory=dict)       # full data id -> short, over each version's faces
-    new_ids: dict[str, str] = field(default_factory=dict)
+    old_marks: Edition | None = None        # each version's edition marks (its cards' short ids), as built
+    new_marks: Edition | None = None
     pages: dict[str, tuple[list[int], list[int] | None]] = field(default_factory=dict)   # paper -> changed_pages
     after: Version | None = None
 
@@ -64,7 +65,7 @@ def compare_with(game: GameModule, project: Path, built: GameModule, root: Path,
     if after is None:
         return found
     marks = BuildConfig(root=root, games=(built.id,), mark=True, version=version)
-    found.after, found.new_ids = after, dict(edition_of(built, after.components, marks).ids)
+    found.after, found.new_marks = after, edition_of(built, after.components, marks)
     if previous is None:
         return found
     missing = [path for path in game.data_files if not _in_revision(project, previous, path)]
@@ -77,7 +78,7 @@ def compare_with(game: GameModule, project: Path, built: GameModule, root: Path,
         found.note = (f"les données de {previous} ne passent plus la validation de cette version : la liste des "
                       "cartes modifiées n'est pas connue.")
         return found
-    found.old_ids = dict(edition_of(built, before.components, marks).ids)
+    found.old_marks = edition_of(built, before.components, marks)
     found.changes = compare(before, after)
     if found.changes.cards or found.changes.rules:
         for paper in papers:
@@ -95,10 +96,8 @@ def _in_revision(project: Path, revision: str, path: Path) -> bool:
     return done.returncode == 0
 
 
-def short_id(card: Card | None, ids: dict[str, str]) -> str:
-    from pipeline.edition import data_id
-
-    return ids.get(data_id(card.front.context), "") if card is not None else ""
+def short_id(card: Card | None, marks: Edition | None) -> str:
+    return marks.short(card.front.context) if card is not None and marks is not None else ""
 
 
 def changes_markdown(title: str, version: str, found: ReleaseChanges, reprints: list[str]) -> str:
@@ -113,7 +112,7 @@ def changes_markdown(title: str, version: str, found: ReleaseChanges, reprints: 
         return "\n".join(lines + [found.note, ""])
     if changes.none:
         return "\n".join(lines + ["Aucune modification : les cartes, les règles et le livret sont les mêmes.", ""])
-    example = next((short_id(c.new, found.new_ids) for c in changes.cards if c.new is not None), None)
+    example = next((short_id(c.new, found.new_marks) for c in changes.cards if c.new is not None), None)
     if changes.cards:
         lines += ["Chaque carte est nommée par l'identifiant d'édition imprimé dans sa marque"
                   + (f" (« {md_escape(title)} · {md_escape(version)} · {example} »)" if example else "")
@@ -139,7 +138,7 @@ def changes_markdown(title: str, version: str, found: ReleaseChanges, reprints: 
 
 
 def _card_lines(change, found: ReleaseChanges) -> list[str]:
-    old, new = short_id(change.old, found.old_ids), short_id(change.new, found.new_ids)
+    old, new = short_id(change.old, found.old_marks), short_id(change.new, found.new_marks)
     ids = {ADDED: new, REMOVED: old}.get(change.status, f"{old} → {new}" if old != new else new)
     card = change.new_or_old
     where = "" if "row" in change.label else f", {card.front.ref.sheet} › ligne {card.front.ref.row}"
@@ -178,10 +177,8 @@ def _pages(by_paper: dict[str, list[int]]) -> str:
 def write_changes(folder: Path, game: GameModule, version: str, found: ReleaseChanges, papers: tuple[str, ...],
                   backs: str, mark: bool) -> list[Path]:
     """CHANGES.md and reprint-<paper>.pdf (only when cards were added or changed) in `folder`."""
-    from pipeline.render.edition_mark import Edition
-
     written = []
-    edition = Edition(game.title, version, found.new_ids) if mark else None
+    edition = found.new_marks if mark else None
     cards = _reprint_cards(found, edition)
     if cards:
         from pipeline.render.pdf import credits
@@ -198,18 +195,22 @@ def write_changes(folder: Path, game: GameModule, version: str, found: ReleaseCh
     return [folder / NAME, *written]
 
 
-def _reprint_cards(found: ReleaseChanges, edition) -> list:
-    """The added and changed cards' faces, with the edition mark the release's sheets print (none: no mark)."""
-    from pipeline.render.edition_mark import stamp
+def _reprint_cards(found: ReleaseChanges, edition: Edition | None) -> list:
+    """The added and changed cards' faces, with the edition mark the release's sheets print (none: no mark):
+    as pipeline/build_layout.py marks a deck, a front is its card's (its id), a back the deck's (the game and
+    version), and a token's front carries its id alone, its back nothing."""
+    from pipeline.render.edition_mark import SMALL_SIDE_MM, stamp
     from pipeline.render.reprint import ReprintCard
 
     if found.changes is None or found.after is None:
         return []
     fonts = found.after.renderer.fonts
 
-    def marked(face, context):
-        return stamp(face, edition.texts(context), fonts) if edition and face is not None else face
+    def marked(face, context, deck):
+        if edition is None or face is None:
+            return face
+        return stamp(face, edition.texts(context, min(deck.size_mm) < SMALL_SIDE_MM), fonts)
 
-    # a front is its card's (its id), a back the deck's (game and version), as the build marks them
-    return [ReprintCard(marked(c.new.front_face, c.new.front.context), marked(c.new.back_face, None),
-                        c.new.deck.title, c.new.deck.keep_bleed) for c in found.changes.cards if c.reprint]
+    return [ReprintCard(marked(c.new.front_face, c.new.front.context, c.new.deck),
+                        marked(c.new.back_face, None, c.new.deck), c.new.deck.title, c.new.deck.keep_bleed)
+            for c in found.changes.cards if c.reprint]

@@ -111,17 +111,18 @@ def test_sha256sums_cover_every_other_file_in_the_sha256sum_format(tmp_path):
 
 def test_each_bundle_holds_its_audiences_files_under_the_outputs_layout(tmp_path):
     out = tmp_path / "output"
-    for name in ("g/guide-a4.md", "g/guide-letter.md", "g/pnp-a4/rulebook.pdf", "g/pnp-a4/cards-ink-saver.pdf",
-                 "g/pnp-letter/rulebook.pdf", "g/print/cards.pdf", "g/png/cards/c1.png", "g/report.json",
-                 "g/report.md", "calibration/pnp-a4.pdf", "calibration/pnp-letter.pdf", "other/pnp-a4/x.pdf"):
+    for name in ("g/guide-a4.md", "g/guide-letter.md", "g/ids.md", "g/pnp-a4/rulebook.pdf",
+                 "g/pnp-a4/cards-ink-saver.pdf", "g/pnp-letter/rulebook.pdf", "g/print/cards.pdf",
+                 "g/png/cards/c1.png", "g/report.json", "g/report.md", "calibration/pnp-a4.pdf",
+                 "calibration/pnp-letter.pdf", "other/pnp-a4/x.pdf"):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(name)
     found = {zip_name: [name for name, _ in entries]
              for zip_name, entries in bundle_entries(out, "g", "g-v1", ("a4", "letter")).items()}
     assert found == {
         "g-v1-home-a4.zip": ["g-v1/g/pnp-a4/cards-ink-saver.pdf", "g-v1/g/pnp-a4/rulebook.pdf", "g-v1/g/guide-a4.md",
-                             "g-v1/calibration/pnp-a4.pdf"],
-        "g-v1-home-letter.zip": ["g-v1/g/pnp-letter/rulebook.pdf", "g-v1/g/guide-letter.md",
+                             "g-v1/g/ids.md", "g-v1/calibration/pnp-a4.pdf"],
+        "g-v1-home-letter.zip": ["g-v1/g/pnp-letter/rulebook.pdf", "g-v1/g/guide-letter.md", "g-v1/g/ids.md",
                                  "g-v1/calibration/pnp-letter.pdf"],
         "g-v1-print-shop.zip": ["g-v1/g/print/cards.pdf"],
         "g-v1-png.zip": ["g-v1/g/png/cards/c1.png"]}
@@ -218,9 +219,9 @@ def test_the_release_folder_holds_the_bundles_changes_reprints_and_sums(two_tags
     assert all(hashlib.sha256((folder / n).read_bytes()).hexdigest() == d for n, d in sums.items())
     with zipfile.ZipFile(folder / "buildit-v0.2-home-a4.zip") as bundle:
         names = bundle.namelist()
-    assert {"buildit-v0.2/buildit/guide-a4.md", "buildit-v0.2/buildit/pnp-a4/rulebook.pdf",
-            "buildit-v0.2/buildit/pnp-a4/cartes-63.5x88.9.pdf", "buildit-v0.2/buildit/pnp-a4/normal-ink-saver.pdf",
-            "buildit-v0.2/calibration/pnp-a4.pdf"} <= set(names)
+    assert {"buildit-v0.2/buildit/guide-a4.md", "buildit-v0.2/buildit/ids.md",
+            "buildit-v0.2/buildit/pnp-a4/rulebook.pdf", "buildit-v0.2/buildit/pnp-a4/cartes-63.5x88.9.pdf",
+            "buildit-v0.2/buildit/pnp-a4/normal-ink-saver.pdf", "buildit-v0.2/calibration/pnp-a4.pdf"} <= set(names)
     assert not [n for n in names if "letter" in n or "report" in n]
 
 
@@ -270,8 +271,8 @@ def test_a_recorded_erratum_does_not_refuse_a_release_any_other_warning_does():
 
 def test_changes_say_first_release_no_list_or_no_change():
     first = changes_markdown("Jeu", "v1", ReleaseChanges(None), [])
-    assert first == "# Jeu — v1\n\nPremière édition : aucune étiquette git ne précède ce commit, il n'y a rien à " \
-                    "comparer.\n"
+    assert first == ("# Jeu — v1\n\nPremière édition : aucune étiquette git ne précède ce commit, il n'y a rien "
+                     "à comparer.\n")
     unknown = changes_markdown("Jeu", "v2", ReleaseChanges("v1", note="v1 ne contient pas jeu.xlsx."), [])
     assert unknown.endswith("Modifications depuis v1, l'édition précédente (étiquette git).\n\n"
                             "v1 ne contient pas jeu.xlsx.\n")
