@@ -1,7 +1,7 @@
 """`pnp release`: a game's published edition in dist/<game>-<version>/, all or nothing. Reads top to bottom.
 
 1. Every requested game is validated strictly (stages 1–6, template layout included: a warning refuses the
-   release, except a workbook's recorded errata, ACKNOWLEDGED below) and plays its balance gates. Any problem
+   release, except a workbook's recorded errata, errors.ACKNOWLEDGED) and plays its balance gates. Any problem
    of any game refuses the whole release, before anything is built: every problem is in the report.
 2. Each game is built, every paper and format with the ink-saver sheets and its edition marks, into a copy of
    the project's inputs under dist/.pnp-tmp/ (pipeline/output.py scratch_folder): output/ is never read or
@@ -27,7 +27,7 @@ from typing import Callable
 from pipeline.balance import BALANCE_GAMES
 from pipeline.config import FORMATS, PAPERS, BuildConfig
 from pipeline.edition import version_of
-from pipeline.errors import PipelineError, Report, Severity
+from pipeline.errors import PipelineError, Report
 from pipeline.games import available, load_game
 from pipeline.games.base import GameModule
 from pipeline.progress import Progress
@@ -36,9 +36,6 @@ from pipeline.release_changes import ReleaseChanges, compare_with, previous_tag,
 
 DIST = "dist"
 INPUTS = ("sheets", "templates", "fonts")           # what a build reads, with each game's data folders
-# Warnings that do not refuse a release: an erratum is the workbook recording, on purpose, where it departs
-# from a source rulebook's misprint (NBA's AMB-01); it stays true of every edition, so it cannot be "fixed".
-ACKNOWLEDGED = ("erratum",)
 _SAFE_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
 
@@ -88,8 +85,7 @@ def version_problem(version: str) -> str | None:
 
 
 def refused(report: Report) -> bool:
-    return bool(report.errors) or any(p.severity is Severity.WARNING and p.rule not in ACKNOWLEDGED
-                                      for p in report.problems)
+    return report.failed(strict=True)
 
 
 def release(request: ReleaseRequest, report: Report, progress: Progress | None = None,

@@ -105,3 +105,9 @@ def point_cli_at(monkeypatch, root: Path) -> None:
 
     for module in (pipeline.cli, pipeline.cli_shared, pipeline.cli_sweep):
         monkeypatch.setattr(module, "PROJECT_ROOT", root)
+
+
+def pytest_configure(config):
+    """The suite runs as on a developer's machine under a CI runner too: GitHub Actions' GITHUB_ACTIONS makes
+    typer colour --help and pnp print annotations, so it is removed; tests of those set it themselves."""
+    os.environ.pop("GITHUB_ACTIONS", None)

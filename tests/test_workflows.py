@@ -80,7 +80,7 @@ def test_release_steps_in_order():
     assert _uses(steps[1], "actions/setup-python")
     assert tuple(map(int, steps[1]["with"]["python-version"].split("."))) >= (3, 11)
     assert [step.get("run", "").strip() for step in steps[2:4]] == ["make .venv/.installed",
-                                                                    "env -u GITHUB_ACTIONS make test"]
+                                                                    "make test"]
     release = steps[4]["run"]
     assert 'export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct "$GITHUB_SHA")"' in release
     assert release.index("SOURCE_DATE_EPOCH") < release.index(f"{PNP} release")
@@ -252,8 +252,10 @@ def test_check_workflow_on_a_pull_request_that_changes_cards(tmp_path):
     steps = [step["name"] for step in _steps(CHECK) if "run" in step and step["name"] != "Set up"]
     ran = _run_steps(clone, steps)
     strict, balance, diff = (ran[name] for name in steps)
-    problems = _problems_have_annotations(strict.stderr)
-    assert strict.returncode == (1 if problems else 0), strict.stderr
+    _problems_have_annotations(strict.stderr)
+    assert strict.returncode == 0, strict.stderr                 # the shipped data: only NBA's recorded erratum
+    assert [line for line in strict.stderr.splitlines() if line.startswith(("error ", "warning "))] == [
+        line for line in strict.stderr.splitlines() if line.startswith("warning ") and line.endswith("[erratum]")]
     assert balance.returncode == 0, balance.stdout + balance.stderr
     assert "holds" in balance.stdout
     assert diff.returncode == 0, diff.stderr
