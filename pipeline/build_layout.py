@@ -16,7 +16,7 @@ from pipeline.errors import Report, SourceRef
 from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec
 from pipeline.kinds import kind_of
 from pipeline.progress import Progress
-from pipeline.render.edition_mark import Edition, stamp
+from pipeline.render.edition_mark import SMALL_SIDE_MM, Edition, stamp
 from pipeline.units import PRINT_BLEED_MM
 
 # The components whose faces carry an edition mark. Dice faces (16 mm, 13 mm stickers) have no room: their
@@ -51,6 +51,16 @@ def identified(component: Component) -> list[FaceSpec]:
     return list(kind_of(component).spec_faces(component)) if isinstance(component, MARKED) else []
 
 
+def mark_texts(edition: Edition | None, component: Component, face: FaceSpec, back: bool) -> tuple[str, ...]:
+    """The edition mark of one face, longest form first (render/edition_mark.py stamps the first that fits):
+    a front, board or page is one card's and carries its id; a `back` is the deck's, with the game and version
+    only; a token (a deck under SMALL_SIDE_MM) its id alone. None for dice faces and rulebook figures."""
+    if edition is None or not isinstance(component, MARKED):
+        return ()
+    token = isinstance(component, CardDeck) and min(component.size_mm) < SMALL_SIDE_MM
+    return edition.texts(None if back else face.context, token)
+
+
 def has_ink_variant(component: Component) -> bool:
     """Card sheets and boards get an ink-saver variant; write-on pages and rulebooks are ink-light already."""
     return kind_of(component).INK_VARIANT
@@ -81,15 +91,9 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
     count = count if count is not None else FaceCount()
     own = Report()                                  # told only once the whole component is laid out
     backs = {id(face) for face in component.backs or ()} if isinstance(component, CardDeck) else set()
-
-    def mark(face: FaceSpec) -> tuple[str, ...]:
-        """A front, board or page is one card's: its id; a back is the deck's: the game and version only."""
-        if edition is None or not isinstance(component, MARKED):
-            return ()
-        return edition.texts(None if id(face) in backs else face.context)
-
     faces = kind_of(component).lay_out(
-        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count, mark(face)),
+        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count,
+                                               mark_texts(edition, component, face, id(face) in backs)),
         progress, ink, own)
     report.extend(own.problems)
     report.extend(_collapse(repeats))

@@ -14,7 +14,7 @@ from pipeline.build_layout import identified
 from pipeline.config import BuildConfig
 from pipeline.edition import card_id, data_id, mark_text, short_ids
 from pipeline.errors import Report
-from pipeline.games import load_game
+from pipeline.games import REGISTRY, load_game
 from pipeline.render.edition_mark import GREY, SIZE, Edition, safe_margin_mm, stamp
 from pipeline.render.faces import FaceLayout
 from pipeline.render.fonts import default_fonts
@@ -22,6 +22,7 @@ from pipeline.render.layout import TemplateLoader
 from pipeline.units import MM
 from pipeline.validate import load_records
 from tests.conftest import copy_project, edit_workbook, set_cell
+from tests.test_safe_zone import laid_out_faces, measured_pages
 
 VERSION = "v9.9-test"
 TOLERANCE_MM = 0.05
@@ -190,3 +191,26 @@ def test_a_cards_id_leaves_out_its_place_in_the_deck():
     assert card_id(first) == card_id({**first, "card": {"index": 7, "copy": 2, "copies": 2}})
     assert card_id(first) != card_id({**first, "card": {"index": 1, "copy": 1, "copies": 3}})
     assert card_id(first) != card_id({**first, "atk": 5}) and card_id({"x": 1}) == data_id({"x": 1})
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_the_mark_overlaps_no_other_character_of_any_face(game_id):
+    """Every distinct face of every game, marked as a build marks it for a release ("v1.0") and read back from
+    a PDF: no character of the mark (the 4.5 pt grey ones) overlaps a character of the face's own text."""
+    faces = [*laid_out_faces(game_id, False, marked=True, version="v1.0"),
+             *laid_out_faces(game_id, False, pages=True, marked=True, version="v1.0")]
+    found, marked = [], 0
+    with measured_pages(faces) as pdf:
+        for (spec, _), page in zip(faces, pdf.pages):
+            chars = [c for c in page.chars if c["text"].strip()]
+            mark = [c for c in chars if abs(c["size"] - SIZE) < 0.01 and c["non_stroking_color"] in (GREY, list(GREY))]
+            marked += bool(mark)
+            others = [c for c in chars if c not in mark]
+            for m in mark:
+                hit = next((o for o in others if min(m["x1"], o["x1"]) - max(m["x0"], o["x0"]) > 0.1
+                            and min(m["bottom"], o["bottom"]) - max(m["top"], o["top"]) > 0.1), None)
+                if hit is not None:
+                    found.append(f"{spec.template} {spec.name}: the mark's {m['text']!r} over {hit['text']!r}")
+                    break
+    assert marked >= len(faces) // 2, (marked, len(faces))
+    assert not found, "\n".join(found)

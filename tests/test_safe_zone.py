@@ -18,7 +18,7 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.build import edition_of
-from pipeline.build_layout import MARKED
+from pipeline.build_layout import mark_texts
 from pipeline.config import BuildConfig
 from pipeline.errors import Report
 from pipeline.games import REGISTRY, load_game
@@ -72,21 +72,24 @@ def game_components(game_id: str):
     return game, [c for c in game.components(records) if not hasattr(c, "figures")]    # no rulebook
 
 
-def laid_out_faces(game_id: str, ink_saver: bool, pages: bool = False):
+def laid_out_faces(game_id: str, ink_saver: bool, pages: bool = False, marked: bool = False,
+                   version: str = LONG_VERSION):
     """(face spec, face layout) for every distinct face the game prints: the cut faces, or (pages=True) the
-    faces of its write-on pages; each with the longest edition mark it could carry (its id, a long version)."""
+    faces of its write-on pages; `marked`: with the edition mark a build stamps for `version`."""
     game, components = game_components(game_id)
     renderer = FaceRenderer(PROJECT_ROOT, game.template_dir, default_fonts(), ink_saver=ink_saver)
-    edition = edition_of(game, components, BuildConfig(PROJECT_ROOT, (game_id,), version=LONG_VERSION))
+    edition = edition_of(game, components, BuildConfig(PROJECT_ROOT, (game_id,), version=version)) \
+        if marked else None
     seen: set[str] = set()
     for component in components:
         if isinstance(component, PageSpec) != pages:
             continue
+        backs = {id(spec) for spec in getattr(component, "backs", None) or ()}
         for spec in face_specs(component):
             face, _ = renderer.layout(spec.template, spec.context, spec.ref, spec.name, spec.data_dir,
                                       spec.size_mm)
-            if isinstance(component, MARKED):
-                face = stamp(face, edition.texts(spec.context), renderer.fonts)
+            texts = mark_texts(edition, component, spec, id(spec) in backs)
+            face = stamp(face, texts, renderer.fonts) if texts else face
             if face.key not in seen:
                 seen.add(face.key)
                 yield spec, face
@@ -125,7 +128,7 @@ def violations(spec, face, page) -> list[str]:
 @pytest.mark.parametrize("ink_saver", (False, True), ids=["normal", "ink-saver"])
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_no_text_closer_to_the_trim_than_the_safe_margin(game_id, ink_saver):
-    faces = list(laid_out_faces(game_id, ink_saver))
+    faces = list(laid_out_faces(game_id, ink_saver, marked=True))
     assert faces, game_id
     found: list[str] = []
     with measured_pages(faces) as pdf:
@@ -144,7 +147,7 @@ def test_no_text_closer_to_the_trim_than_the_safe_margin(game_id, ink_saver):
 def test_write_on_pages_keep_their_text_off_the_paper_edge(game_id, paper):
     """A score sheet is not cut: written as the build writes it, no character comes within 3 mm of the
     sheet's edge (the face itself may run to its own edge: the page writer centres it inside 10 mm)."""
-    faces = list(laid_out_faces(game_id, False, pages=True))
+    faces = list(laid_out_faces(game_id, False, pages=True, marked=True))
     if not faces:
         pytest.skip(f"{game_id} has no write-on page")
     buffer = BytesIO()

@@ -11,21 +11,24 @@ sets around each component's files (pipeline/render/pdf.py).
 On a face the mark is set in the game's body font at SIZE, in a grey that still prints, inside the safe zone
 (SAFE_MM from the trim, or SMALL_SHARE of a token's side under SMALL_SIDE_MM), at the template's
 `edition_mark: {anchor: …, inset: …}` (bottom centre by default; `inset`, in mm from the trim, only moves it
-further in, past a frame drawn along the edge). A face too narrow for the whole mark gets the shorter
-forms of `Edition.texts` (version and id, then the id alone); a token under MIN_SIDE_MM gets none.
+further in, past a frame drawn along the edge). A face too narrow for the whole mark, or where it would
+touch the face's own text (a long name), gets the shorter forms of `Edition.texts` (version and id, then the
+id alone), or, when even the id would touch it, the mark goes to another corner or edge; a token carries its
+id alone, and one under MIN_SIDE_MM none.
 The mark is added after layout (`stamp`), so faces compared by `pnp diff` and the layout cache stay unmarked.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from pipeline.edition import card_id, mark_text
 from pipeline.render.glyphs import string_width
-from pipeline.render.primitives import Text
-from pipeline.render.text import add_run
+from pipeline.render.primitives import Group, Text
+from pipeline.render.text import add_run, font_metrics
 from pipeline.units import MM
 
 SIZE = 4.5                          # pt: legible with a loupe, invisible at arm's length
@@ -57,13 +60,15 @@ class Edition:
         full = card_id(context)
         return self.ids.get(full, full[:4])
 
-    def texts(self, context: Mapping[str, Any] | None) -> tuple[str, ...]:
+    def texts(self, context: Mapping[str, Any] | None, token: bool = False) -> tuple[str, ...]:
         """A face's mark, longest first: the whole mark, then without the title, then the id alone. A face
-        that is no one card's (context None: a deck's back) says the game and the version only."""
+        that is no one card's (context None: a deck's back) says the game and the version only. A token
+        (`token`: smaller than SMALL_SIDE_MM) carries its id alone, its back nothing: its sheet's header says
+        the game and the version."""
         if context is None:
-            return self.page_text, self.version
+            return () if token else (self.page_text, self.version)
         short = self.short(context)
-        return mark_text(self.title, self.version, short), f"{self.version} · {short}", short
+        return (short,) if token else (mark_text(self.title, self.version, short), f"{self.version} · {short}", short)
 
 
 def safe_margin_mm(width_mm: float, height_mm: float) -> float:
@@ -73,25 +78,62 @@ def safe_margin_mm(width_mm: float, height_mm: float) -> float:
 
 
 def stamp(face, texts: tuple[str, ...], fonts):
-    """`face` (a FaceLayout) with its mark drawn last: the first of `texts` that fits across the safe zone,
-    at the face's anchor. Its key changes with the mark, so faces with different marks are never shared."""
+    """`face` (a FaceLayout) with its mark drawn last: the first of `texts` that fits across the safe zone and
+    touches none of the face's own text at the face's anchor, else at the next anchor where one does, else the
+    shortest at the face's anchor. Its key changes with the mark, so faces with different marks are never
+    shared."""
     font, fallbacks = fonts.name("body"), fonts.fallbacks
     ascent, descent = fonts.ascent("body") * SIZE, fonts.descent("body") * SIZE
     inset = (max(safe_margin_mm(face.width / MM, face.height / MM), face.mark_inset) + SLACK_MM) * MM
     room = face.width - 2 * inset
     if min(face.width, face.height) < MIN_SIDE_MM * MM or ascent + descent > face.height - 2 * inset:
         return face
-    text = next((t for t in texts if string_width(t, font, SIZE, fallbacks) <= room), None)
-    if text is None:
+    fitting = [(t, w) for t in texts for w in (string_width(t, font, SIZE, fallbacks),) if w <= room]
+    if not fitting:
         return face
-    width = string_width(text, font, SIZE, fallbacks)
-    vertical, _, horizontal = face.mark_anchor.partition("-")
-    x = {"left": inset, "right": face.width - inset - width}.get(horizontal, (face.width - width) / 2)
-    y = inset + descent if vertical == "bottom" else face.height - inset - ascent
+    taken = text_boxes(face.primitives)
+    places = []                 # (text, x, y): the face's anchor first, every form longest first, then the others
+    for anchor in (face.mark_anchor, *(a for a in ANCHORS if a != face.mark_anchor)):
+        vertical, _, horizontal = anchor.partition("-")
+        y = inset + descent if vertical == "bottom" else face.height - inset - ascent
+        for text, width in fitting:
+            x = {"left": inset, "right": face.width - inset - width}.get(horizontal, (face.width - width) / 2)
+            places.append((text, x, y, (x, y - descent, x + width, y + ascent)))
+    text, x, y, _ = next((p for p in places if not any(_overlap(p[3], box) for box in taken)),
+                         places[len(fitting) - 1])
     runs: list = []
     add_run(runs, font, SIZE, x, y, text, fallbacks)
     key = hashlib.sha1(f"{face.key}\0{text}\0{x:.3f},{y:.3f}".encode("utf-8")).hexdigest()
     return replace(face, key=key, primitives=(*face.primitives, Text(GREY, tuple(runs), (), SIZE)))
+
+
+def text_boxes(primitives, origin: tuple[float, float] = (0.0, 0.0), angle: float = 0.0) -> list[tuple]:
+    """The box (x0, y0, x1, y1, points, in the face's frame) of every run of text the primitives draw, groups
+    (moved and turned) included: what the mark must keep clear of."""
+    boxes = []
+    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        return origin[0] + x * cos - y * sin, origin[1] + x * sin + y * cos
+
+    for item in primitives:
+        if isinstance(item, Text):
+            for run in item.runs:
+                if not run.text.strip():
+                    continue
+                up, down, _ = font_metrics(run.font)
+                width = string_width(run.text, run.font, run.size)
+                corners = [place(run.x + dx, run.y + dy) for dx in (0, width) for dy in (-down * run.size,
+                                                                                        up * run.size)]
+                boxes.append((min(c[0] for c in corners), min(c[1] for c in corners),
+                              max(c[0] for c in corners), max(c[1] for c in corners)))
+        elif isinstance(item, Group):
+            boxes += text_boxes(item.children, place(item.x, item.y), angle + item.angle)
+    return boxes
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def draw_page_mark(canvas, fonts, x: float, y: float, text: str, align: str = "right") -> float:
