@@ -12,6 +12,7 @@ id. CHANGES.md is for playtesters, so it is French; with no previous tag it says
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,14 +138,18 @@ def changes_markdown(title: str, version: str, found: ReleaseChanges, reprints: 
     return "\n".join(lines)
 
 
+_ROW_SUFFIX = re.compile(r"\s*\([^()]*\brow \d+(, copy \d+/\d+)?\)$")
+
+
 def _card_lines(change, found: ReleaseChanges) -> list[str]:
     old, new = short_id(change.old, found.old_marks), short_id(change.new, found.new_marks)
     ids = {ADDED: new, REMOVED: old}.get(change.status, f"{old} → {new}" if old != new else new)
     card = change.new_or_old
-    where = "" if "row" in change.label else f", {card.front.ref.sheet} › ligne {card.front.ref.row}"
+    label = _ROW_SUFFIX.sub("", change.label)         # "Tim Duncan (players row 49)": the row told in French below
+    where = f", {card.front.ref.sheet} › ligne {card.front.ref.row}" if card.front.ref else ""
     if change.status == REMOVED:
         where += f", en {found.previous}"
-    lines = [f"- `{ids}` {md_escape(change.label)} — {md_escape(card.deck.title + where)}"]
+    lines = [f"- `{ids}` {md_escape(label)} — {md_escape(card.deck.title + where)}"]
     lines += [f"  - {md_escape(item.where)} : {md_escape(shown(item.old))} → {md_escape(shown(item.new))}"
               for item in change.fields]
     return lines

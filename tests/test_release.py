@@ -231,7 +231,7 @@ def test_changes_name_the_changed_card_by_its_ids_and_cell(two_tags):
     text = (root / "dist" / "buildit-v0.2" / "CHANGES.md").read_text("utf-8")
     assert text.startswith("# Build It — v0.2\n") and "depuis v0.1" in text
     card = re.search(r"## Cartes modifiées \(1\)\n\n- `([0-9a-f]{4,}) → ([0-9a-f]{4,})` Gain de Pièces "
-                     r"\(normal_cards row 5, copy 1/1\) — Cartes Normales\n"
+                     r"— Cartes Normales, normal_cards › ligne 5\n"
                      r"  - normal_cards › E5 \(cost\) : 0 → 1\n", text)
     assert card, text
     old, new = card.groups()
