@@ -30,13 +30,17 @@ def version_of(record_version: str, root: Path, asked: str | None = None) -> str
 
 def described(root: Path) -> str | None:
     """`git describe --tags --always --dirty` of the project at `root` (None outside a git work tree)."""
+    return git_line(root, "describe", "--tags", "--always", "--dirty")
+
+
+def git_line(root: Path, *args: str) -> str | None:
+    """The first line git prints for `args` in `root`, or None when git fails, is missing or prints nothing."""
     try:
-        done = subprocess.run(["git", "describe", "--tags", "--always", "--dirty"], cwd=root, capture_output=True,
-                              text=True, timeout=10)
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
     text = done.stdout.strip()
-    return text if done.returncode == 0 and text else None
+    return text.splitlines()[0] if done.returncode == 0 and text else None
 
 
 def data_id(context: Mapping[str, Any]) -> str:

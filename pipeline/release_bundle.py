@@ -15,11 +15,12 @@ from __future__ import annotations
 import calendar
 import hashlib
 import os
-import subprocess
 import time
 import zipfile
 from pathlib import Path
 from typing import Iterable
+
+from pipeline.edition import git_line
 
 ZIP_EPOCH = calendar.timegm((1980, 1, 1, 0, 0, 0))     # 315532800: the earliest date of a zip entry
 ZIP_LATEST = calendar.timegm((2107, 12, 31, 23, 59, 58))
@@ -47,13 +48,8 @@ def source_date_epoch(root: Path, environ: dict | None = None) -> int:
 
 def commit_time(root: Path) -> int | None:
     """The committer time of HEAD (None outside a git work tree or before the first commit)."""
-    try:
-        done = subprocess.run(["git", "log", "-1", "--format=%ct", "HEAD"], cwd=root, capture_output=True,
-                              text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    text = done.stdout.strip()
-    return int(text) if done.returncode == 0 and text.isdigit() else None
+    text = git_line(root, "log", "-1", "--format=%ct", "HEAD")
+    return int(text) if text and text.isdigit() else None
 
 
 def zip_time(epoch: int) -> tuple[int, int, int, int, int, int]:

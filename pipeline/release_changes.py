@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pipeline.diff import ADDED, CHANGED, DATA_ONLY, REMOVED, Changes, compare, shown
 from pipeline.diff_versions import Card, Version, load_version, old_data_files, with_data_files
+from pipeline.edition import git_line
 from pipeline.errors import Report
 from pipeline.games.base import GameModule
 from pipeline.render.edition_mark import Edition
@@ -43,13 +44,7 @@ class ReleaseChanges:
 
 def previous_tag(root: Path) -> str | None:
     """The newest tag reachable before HEAD's commit (None: no such tag, no parent, or not a git work tree)."""
-    try:
-        done = subprocess.run(["git", "describe", "--tags", "--abbrev=0", "HEAD^"], cwd=root, capture_output=True,
-                              text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    tag = done.stdout.strip()
-    return tag if done.returncode == 0 and tag else None
+    return git_line(root, "describe", "--tags", "--abbrev=0", "HEAD^")
 
 
 def compare_with(game: GameModule, project: Path, built: GameModule, root: Path, previous: str | None,
