@@ -15,7 +15,7 @@ from pipeline.config import BuildConfig
 from pipeline.edition import card_id, data_id, mark_text, short_ids
 from pipeline.errors import Report
 from pipeline.games import REGISTRY, load_game
-from pipeline.render.edition_mark import GREY, SIZE, Edition, safe_margin_mm, stamp
+from pipeline.render.edition_mark import GREY, MARK_GREYS, SIZE, Edition, mark_grey, safe_margin_mm, stamp
 from pipeline.render.faces import FaceLayout
 from pipeline.render.fonts import default_fonts
 from pipeline.render.layout import TemplateLoader
@@ -72,7 +72,7 @@ def test_every_city_face_carries_its_mark_inside_the_safe_zone(built):
         for page in pdf.pages:
             chars = _marks(page)
             assert chars, page.page_number
-            assert all(c["non_stroking_color"] in (GREY, list(GREY)) for c in chars)
+            assert all(tuple(c["non_stroking_color"]) in MARK_GREYS for c in chars)
             width, height = page.width / MM - 6, page.height / MM - 6        # the trim, inside 3 mm of bleed
             margin = safe_margin_mm(width, height)
             for c in chars:
@@ -203,7 +203,7 @@ def test_the_mark_overlaps_no_other_character_of_any_face(game_id):
     with measured_pages(faces) as pdf:
         for (spec, _), page in zip(faces, pdf.pages):
             chars = [c for c in page.chars if c["text"].strip()]
-            mark = [c for c in chars if abs(c["size"] - SIZE) < 0.01 and c["non_stroking_color"] in (GREY, list(GREY))]
+            mark = [c for c in chars if abs(c["size"] - SIZE) < 0.01 and tuple(c["non_stroking_color"]) in MARK_GREYS]
             marked += bool(mark)
             others = [c for c in chars if c not in mark]
             for m in mark:
@@ -214,3 +214,15 @@ def test_the_mark_overlaps_no_other_character_of_any_face(game_id):
                     break
     assert marked >= len(faces) // 2, (marked, len(faces))
     assert not found, "\n".join(found)
+
+
+def test_the_mark_takes_the_grey_that_reads_on_its_ground():
+    from pipeline.render.edition_mark import DARK_GREY, LIGHT_GREY
+    from pipeline.render.primitives import Rect
+
+    def ground(fill):
+        return (Rect(0, 0, 100, 100, 0, (1.0, 1.0, 1.0), None, 0, None), Rect(0, 0, 100, 40, 0, fill, None, 0, None))
+    assert mark_grey(ground((0.91, 0.64, 0.09)), 50, 20) == DARK_GREY           # Fightball's yellow team back
+    assert mark_grey(ground((0.47, 0.09, 0.16)), 50, 20) == LIGHT_GREY          # NBA's maroon
+    assert mark_grey(ground((0.47, 0.09, 0.16)), 50, 60) == GREY                # above it: the white card
+    assert mark_grey((), 50, 20) == GREY

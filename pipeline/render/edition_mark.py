@@ -27,12 +27,15 @@ from typing import Any, Mapping
 
 from pipeline.edition import card_id, mark_text
 from pipeline.render.glyphs import string_width
-from pipeline.render.primitives import Group, Text
+from pipeline.render.primitives import Group, Rect, Text
 from pipeline.render.text import add_run, font_metrics
 from pipeline.units import MM
 
 SIZE = 4.5                          # pt: legible with a loupe, invisible at arm's length
 GREY = (0.6, 0.6, 0.6)              # 40 % black: light, yet every home printer prints it
+DARK_GREY = (0.25, 0.25, 0.25)      # on a mid-tone ground (a team colour), where 40 % would not read
+LIGHT_GREY = (0.85, 0.85, 0.85)     # on a dark ground
+MARK_GREYS = (GREY, DARK_GREY, LIGHT_GREY)
 SAFE_MM = 3.0                       # the print-and-play safe zone (tests/test_safe_zone.py)
 SMALL_SIDE_MM = 30.0                # under this side a face is a token: its margin is SMALL_SHARE of the side
 SMALL_SHARE = 0.10
@@ -103,8 +106,22 @@ def stamp(face, texts: tuple[str, ...], fonts):
                          places[len(fitting) - 1])
     runs: list = []
     add_run(runs, font, SIZE, x, y, text, fallbacks)
-    key = hashlib.sha1(f"{face.key}\0{text}\0{x:.3f},{y:.3f}".encode("utf-8")).hexdigest()
-    return replace(face, key=key, primitives=(*face.primitives, Text(GREY, tuple(runs), (), SIZE)))
+    grey = mark_grey(face.primitives, x + string_width(text, font, SIZE, fallbacks) / 2, y + (ascent - descent) / 2)
+    key = hashlib.sha1(f"{face.key}\0{text}\0{x:.3f},{y:.3f}\0{grey}".encode("utf-8")).hexdigest()
+    return replace(face, key=key, primitives=(*face.primitives, Text(grey, tuple(runs), (), SIZE)))
+
+
+def mark_grey(primitives, x: float, y: float) -> tuple[float, float, float]:
+    """The grey that reads on the ground at (x, y): the fill of the last filled rectangle of the face drawn
+    there (white where there is none). GREY on a light ground, DARK_GREY on a mid-tone one, LIGHT_GREY on a
+    dark one (relative luminance of the ground: 0.8 and 0.45 the thresholds)."""
+    ground = (1.0, 1.0, 1.0)
+    for item in primitives:
+        if isinstance(item, Rect) and item.fill and item.x <= x <= item.x + item.width \
+                and item.y <= y <= item.y + item.height:
+            ground = item.fill
+    luminance = 0.2126 * ground[0] + 0.7152 * ground[1] + 0.0722 * ground[2]
+    return GREY if luminance >= 0.8 else DARK_GREY if luminance >= 0.45 else LIGHT_GREY
 
 
 def text_boxes(primitives, origin: tuple[float, float] = (0.0, 0.0), angle: float = 0.0) -> list[tuple]:
