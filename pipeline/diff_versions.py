@@ -61,7 +61,7 @@ def old_data_files(game: GameModule, root: Path, old: str, workdir: Path) -> tup
         return (target,), old
     files = []
     for path in game.data_files:
-        relative = _in_repository(path, root)
+        relative = in_repository(path, root)
         shown = subprocess.run(["git", "-C", str(root), "show", f"{old}:{relative}"], capture_output=True)
         if shown.returncode != 0:
             why = shown.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -73,7 +73,7 @@ def old_data_files(game: GameModule, root: Path, old: str, workdir: Path) -> tup
     return tuple(files), old
 
 
-def _in_repository(path: Path, root: Path) -> str:
+def in_repository(path: Path, root: Path) -> str:
     """The path git knows the file by (relative to the repository's top, which may be above the project)."""
     top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
     if top.returncode != 0:

@@ -128,22 +128,28 @@ class Local:
         if self._pool is None:
             # spawn, not fork: the same behaviour on every OS, and no copy of a parent's threads or open files
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
-        done: dict[int, list[dict]] = {}
         futures = {self._pool.submit(run_batch, batch): n for n, batch in enumerate(batches)}
         try:
-            for future in as_completed(futures):
-                done[futures[future]] = future.result()
-                progress.advance(len(done[futures[future]]))
+            return _gathered(futures, as_completed, progress)
         except BaseException:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
             raise
-        return [done[n] for n in range(len(batches))]
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _gathered(futures: dict, as_completed, progress) -> list[list[dict]]:
+    """The results of futures {future: batch number} in batch order, the progress advanced as each ends
+    (`as_completed`: concurrent.futures' or Dask's)."""
+    done: dict[int, list[dict]] = {}
+    for future in as_completed(futures):
+        done[futures[future]] = future.result()
+        progress.advance(len(done[futures[future]]))
+    return [done[n] for n in range(len(futures))]
 
 
 @dataclass
@@ -175,18 +181,15 @@ class Dask:
                           next(iter(sources)))
         [remote] = client.scatter([shipped], broadcast=True, hash=True)
         futures = {client.submit(run_shipped, batch, remote, pure=False): n for n, (_, batch) in enumerate(work.batches)}
-        done: dict[int, list[dict]] = {}
         try:
-            for future in as_completed(futures):
-                done[futures[future]] = future.result()
-                progress.advance(len(done[futures[future]]))
+            played = _gathered(futures, as_completed, progress)
         except BaseException:
             client.cancel(list(futures))
             raise
         workers = len(client.scheduler_info().get("workers", {})) or self.workers
         self.splits.append(Split(DASK, self.address or "LocalCluster", len(work.batches), workers, work.games,
                                  time.perf_counter() - start, setup))
-        return [done[n] for n in range(len(work.batches))]
+        return played
 
     def _connect(self):
         if self._client is not None:

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.diff import ADDED, CHANGED, DATA_ONLY, REMOVED, Changes, compare, shown
-from pipeline.diff_versions import Card, Version, load_version, old_data_files, with_data_files
+from pipeline.diff_versions import Card, Version, in_repository, load_version, old_data_files, with_data_files
 from pipeline.edition import git_line
-from pipeline.errors import Report
+from pipeline.errors import PipelineError, Report
 from pipeline.games.base import GameModule
 from pipeline.render.edition_mark import Edition
 from pipeline.render.markup import md_escape
@@ -84,10 +84,10 @@ def compare_with(game: GameModule, project: Path, built: GameModule, root: Path,
 
 
 def _in_revision(project: Path, revision: str, path: Path) -> bool:
-    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=project, capture_output=True, text=True)
-    if top.returncode != 0:
+    try:
+        relative = in_repository(path, project)
+    except PipelineError:                                     # not in a git repository
         return False
-    relative = path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
     done = subprocess.run(["git", "cat-file", "-e", f"{revision}:{relative}"], cwd=project, capture_output=True)
     return done.returncode == 0
 

@@ -111,3 +111,14 @@ def pytest_configure(config):
     """The suite runs as on a developer's machine under a CI runner too: GitHub Actions' GITHUB_ACTIONS makes
     typer colour --help and pnp print annotations, so it is removed; tests of those set it themselves."""
     os.environ.pop("GITHUB_ACTIONS", None)
+
+
+def pdf_text(path: Path) -> str:
+    """Every page's text of a PDF (pypdfium2), one page after another."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in document)
+    finally:
+        document.close()

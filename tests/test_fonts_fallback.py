@@ -23,7 +23,7 @@ import reportlab
 
 from pipeline.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
-from tests.conftest import copy_project, run_cli
+from tests.conftest import copy_project, pdf_text, run_cli
 
 NOTO = "NotoSans-wdth-wght"
 VERA = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"     # Bitstream Vera: has ≡ and ∅, Noto Sans not
@@ -83,14 +83,6 @@ def _game(root: Path, rows: list[tuple[str, str, str]], titles: tuple[str, str] 
     return folder
 
 
-def _text(path: Path) -> str:
-    pdf = pdfium.PdfDocument(path)
-    try:
-        return "\n".join(page.get_textpage().get_text_range() for page in pdf)
-    finally:
-        pdf.close()
-
-
 def _fonts(path: Path) -> dict[str, bool]:
     """Every font of the file: its name -> whether its program is embedded."""
     found = {}
@@ -114,7 +106,7 @@ def built(tmp_path_factory) -> Path:
 
 
 def test_every_character_of_every_language_is_in_the_text_layer(built):
-    text = _text(built / "pnp-a4" / "cards.pdf")
+    text = pdf_text(built / "pnp-a4" / "cards.pdf")
     for code, name, effect in TEXTS:
         for string in (name, effect):
             for word in string.split():
@@ -175,7 +167,7 @@ def test_a_game_adds_a_fallback_family(tmp_path):
     result = run_cli("build", "polyglot", "--paper", "a4", "--format", "pnp", "--strict", root=root)
     assert result.returncode == 0, result.stdout + result.stderr
     cards = root / "output" / "polyglot" / "pnp-a4" / "cards.pdf"
-    text = _text(cards)
+    text = pdf_text(cards)
     assert "A ≡ B" in text and "∅ Вітаю" in text
     names = " ".join(_fonts(cards))
     assert "BitstreamVeraSans" in names and "NotoSans" in names       # Cyrillic still from Noto, first
@@ -257,7 +249,7 @@ def test_rulebook_paragraphs_use_the_chain_too(tmp_path, fonts):
     path = tmp_path / "rules.pdf"
     SimpleDocTemplate(str(path), invariant=1).build([Paragraph(text, styles.body),
                                                      Paragraph(heading, styles.headings[1])])
-    assert "Правила: Jokić и Γειά σου" in _text(path) and "Zażółć & <co>" in _text(path)
+    assert "Правила: Jokić и Γειά σου" in pdf_text(path) and "Zażółć & <co>" in pdf_text(path)
     drawn = {name: embedded for name, embedded in _fonts(path).items() if "Helvetica" not in name}
     assert len(drawn) == 3 and all(drawn.values())    # Lato, Noto, Fjalla (Helvetica: the bare doc's)
 

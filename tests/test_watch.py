@@ -12,13 +12,12 @@ import sys
 import threading
 from pathlib import Path
 
-import pypdfium2
 import pytest
 
 from pipeline.config import BuildConfig
 from pipeline.output import TEMP_AREA
 from pipeline.watch import Rebuilder, Watched, incomplete, is_temporary, watch
-from tests.conftest import copy_project, edit_workbook, run_cli, set_cell
+from tests.conftest import copy_project, edit_workbook, pdf_text, run_cli, set_cell
 
 pytestmark = pytest.mark.slow           # every test builds Build It at least twice
 
@@ -72,14 +71,6 @@ class Watcher:
         return seen
 
 
-def _contract_names(pdf: Path) -> str:
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        return " ".join(page.get_textpage().get_text_range() for page in document)
-    finally:
-        document.close()
-
-
 def _renamed_workbook(path: Path, name: str) -> bytes:
     """The bytes of the workbook with the first contract renamed (the file itself unchanged)."""
     copy = path.with_name("copy-of-workbook.xlsx")
@@ -98,13 +89,13 @@ def root(tmp_path: Path) -> Path:
 def test_a_save_rebuilds_and_the_sheet_changes(root):
     with Watcher(root) as watcher:
         before = (root / CONTRACTS).read_bytes()
-        assert "Machine Picsou" in _contract_names(root / CONTRACTS)
+        assert "Machine Picsou" in pdf_text(root / CONTRACTS)
         edit_workbook(root / "sheets/buildit.xlsx",
                       lambda wb: set_cell(wb["contracts"], "id", "picsou", "name", "Distributeur Picsou"))
         printed = watcher.wait_for("rebuilt ")
     assert printed[-1].startswith("rebuilt contracts (")
     assert (root / CONTRACTS).read_bytes() != before
-    assert "Distributeur Picsou" in _contract_names(root / CONTRACTS)
+    assert "Distributeur Picsou" in pdf_text(root / CONTRACTS)
     assert {"sheets/buildit.xlsx"} >= set().union(*watcher.changed)
     assert not any(line.startswith("error") for line in printed)
 
@@ -134,7 +125,7 @@ def test_an_excel_save_through_a_temporary_rebuilds_from_the_new_workbook(root):
         temporary.rename(workbook)
         (root / "sheets/~$buildit.xlsx").unlink()
         watcher.wait_for("rebuilt ")
-    assert "Guichet Picsou" in _contract_names(root / CONTRACTS)
+    assert "Guichet Picsou" in pdf_text(root / CONTRACTS)
     assert set().union(*watcher.changed) == {"sheets/buildit.xlsx"}
 
 
@@ -150,7 +141,7 @@ def test_a_half_written_workbook_is_not_built_and_the_complete_save_is(root):
         assert (root / CONTRACTS).read_bytes() == before
         workbook.write_bytes(complete)
         watcher.wait_for("rebuilt ")
-    assert "Banque Picsou" in _contract_names(root / CONTRACTS)
+    assert "Banque Picsou" in pdf_text(root / CONTRACTS)
 
 
 def test_a_bad_cell_prints_its_place_the_watcher_goes_on_and_the_fix_rebuilds(root):
@@ -208,7 +199,7 @@ def test_only_rebuilds_the_named_components(root):
         edit_workbook(root / "sheets/buildit.xlsx", rename_both)
         printed = watcher.wait_for("rebuilt ")
     assert printed[-1].startswith("rebuilt contracts (") and "cities" not in printed[-1]
-    assert "Caisse Picsou" in _contract_names(root / CONTRACTS)
+    assert "Caisse Picsou" in pdf_text(root / CONTRACTS)
     assert not (root / "output/buildit/pnp-a4/cities.pdf").exists()
 
 
