@@ -4,7 +4,7 @@
                                            [--bots heuristic] [--seed 0] [--rule name=value …]
                                            [--min-rate 0] [--all]
 
-Games are played by pipeline.simulate.play, the driver of `pnp simulate`: game g gets random.Random(seed + g),
+Games are played by pipeline.play.driver.play, the driver of `pnp simulate`: game g gets random.Random(seed + g),
 which samples every chance outcome by probability and feeds the bots. The data is the registered game's
 validated workbook, with --rule overrides as `pnp simulate --rule` applies them. Prints games/s by CPU time
 (the machine is shared: CPU time is the engine's own speed) and by wall clock, mean turns and steps, µs per
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine_timing import measure  # noqa: E402  (through the driver of `pnp simulate`)
 from pipeline import PROJECT_ROOT  # noqa: E402
-from pipeline.simulation import load_simulation  # noqa: E402
+from pipeline.simulation.run import load_simulation  # noqa: E402
 
 # --all: (players or None for the game's default, rule overrides) per game
 ALL = {

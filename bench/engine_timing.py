@@ -1,4 +1,4 @@
-"""Timing complete bot games through the driver of `pnp simulate` (pipeline.simulate.play): what the engine
+"""Timing complete bot games through the driver of `pnp simulate` (pipeline.play.driver.play): what the engine
 benchmark (engine_speed.py --game G) uses for every game."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from pipeline.simulate import play
+from pipeline.play.driver import play
 
 
 def measure(sim, records, players: int, bots: tuple, games: int, seed: int) -> tuple[float, float, dict]:

@@ -18,9 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline import PROJECT_ROOT, executors  # noqa: E402
-from pipeline.errors import Report  # noqa: E402
-from pipeline.simulation import Request, load, run  # noqa: E402
+from pipeline import PROJECT_ROOT
+from pipeline.play import executors  # noqa: E402
+from pipeline.core.errors import Report  # noqa: E402
+from pipeline.simulation.run import Request, load, run  # noqa: E402
 
 GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
 SETUPS = (("local", 1), ("local", 2), ("dask", 2))

@@ -60,9 +60,9 @@ MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
 start = time.perf_counter()
-from pipeline.errors import PipelineError, Report
-from pipeline.schema import Column, SheetSpec, check_structure, validate_sheet
-from pipeline.sheets import read_workbook
+from pipeline.core.errors import PipelineError, Report
+from pipeline.data.schema import Column, SheetSpec, check_structure, validate_sheet
+from pipeline.data.sheets import read_workbook
 path, outcome = Path(sys.argv[1]), "read"
 try:
     report = Report()
@@ -90,7 +90,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     args = parser.parse_args()
-    from pipeline.sheets import MAX_ROWS
+    from pipeline.data.sheets import MAX_ROWS
 
     failed = False
     with tempfile.TemporaryDirectory() as temp:

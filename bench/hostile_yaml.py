@@ -23,10 +23,10 @@ TARGETS = {"seconds": 1.0, "mib": 100.0}
 MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
-from pipeline.errors import PipelineError
+from pipeline.core.errors import PipelineError
 from pipeline.games.datagame import load_data_game
 from pipeline.render.fonts import default_fonts
-from pipeline.render.layout import TemplateLoader
+from pipeline.render.faces.layout import TemplateLoader
 door, path = sys.argv[1], Path(sys.argv[2])
 fonts = default_fonts()
 loader = TemplateLoader(path.parent, (path.parent,))
@@ -65,7 +65,7 @@ def merge_bomb(levels: int = 9, width: int = 9) -> str:
 
 def files(folder: Path) -> list[tuple[str, str, Path]]:
     """(label, door, path) of every hostile file, written under `folder`."""
-    from pipeline.safe_yaml import MAX_BYTES
+    from pipeline.core.safe_yaml import MAX_BYTES
 
     tail = bomb()
     values = "size: [63, 88]\npad: [" + "1," * ((MAX_BYTES - len(tail) - 40) // 2) + "1]\n"

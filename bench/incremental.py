@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pipeline import PROJECT_ROOT  # noqa: E402
 from pipeline.build import build  # noqa: E402
 from pipeline.cache import BuildStats  # noqa: E402
-from pipeline.config import FORMATS, PAPERS, BuildConfig  # noqa: E402
+from pipeline.core.config import FORMATS, PAPERS, BuildConfig  # noqa: E402
 
 LATENCY_TARGET_S = 1.0
 SPEEDUP_TARGET = 5.0

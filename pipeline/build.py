@@ -4,7 +4,7 @@ bottom.
 Nothing is written unless every requested game passed every stage, template layout included (a text
 that overflows at the minimum size, or a rulebook chapter naming an unknown figure, is a validation problem
 found before any file is touched). Once every game's files are written, whatever else its output folder
-holds is removed (pipeline/output.py `remove_stale`): output/<game>/ is what this build made, listed in
+holds is removed (pipeline/core/output.py `remove_stale`): output/<game>/ is what this build made, listed in
 report.json.
 
 Incremental (pipeline/cache/): a face, a component's files, its sheet plans and the paper bill's ink measure
@@ -24,18 +24,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.build_layout import (FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out,
-                                   plan)
+from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.cache import BuildCache, BuildStats
 from pipeline.cache.writes import write_unit
-from pipeline.config import BuildConfig
-from pipeline.errors import PipelineError, Report
-from pipeline.edition import card_id, short_ids, version_of
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import PipelineError, Report
+from pipeline.core.edition import card_id, short_ids, version_of
 from pipeline.games import load_game
-from pipeline.games.base import CardDeck, Component, GameModule, Records
-from pipeline.output import file_list, recording, remove_leftovers, remove_stale
-from pipeline.progress import Progress
-from pipeline.render.edition_mark import Edition
+from pipeline.data.specs import CardDeck, Component, GameModule, Records
+from pipeline.core.output import file_list, recording, remove_leftovers, remove_stale
+from pipeline.core.progress import Progress
+from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
 from pipeline.validate import validate_game
 
@@ -68,7 +67,7 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
             stats: BuildStats | None = None, cached: bool = False) -> list[PreparedGame]:
     """Validate every requested game (stages 1–6) and lay out all its faces (from output/.cache when `cached`);
     problems go to `report`."""
-    from pipeline.guide_data import read_game_guide
+    from pipeline.guide.data import read_game_guide
 
     prepared = []
     for name in config.games:
@@ -92,7 +91,7 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
 
 
 def edition_of(game: GameModule, components: list[Component], config: BuildConfig) -> Edition | None:
-    """The game's edition marks: its title, the version (--version, else pipeline/edition.py version_of) and
+    """The game's edition marks: its title, the version (--version, else pipeline/core/edition.py version_of) and
     the short data id of every marked face, shortened over the whole game; None with --no-mark."""
     if not getattr(config, "mark", True):
         return None
@@ -112,7 +111,7 @@ def _check_only(config: BuildConfig, prepared: list[PreparedGame]) -> None:
 def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bool, ...], report: Report,
                  progress: Progress, stats: BuildStats) -> None:
     """Every face of every component laid out, per ink variant; the sheets planned once per component."""
-    from pipeline.render.faces import FaceRenderer
+    from pipeline.render.faces.renderer import FaceRenderer
 
     only = getattr(config, "only", ())
     plans: dict[int, dict] = {}
@@ -158,7 +157,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     (drawn anew), `files_reused` (kept: already on disk as the cache says), `seconds` (layout and writing) and `built`
     (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
     Raises UnknownComponent when config.only names no component of the requested games."""
-    from pipeline.report import write_game_report
+    from pipeline.guide.report import write_game_report
 
     progress = progress or Progress()
     stats = stats if stats is not None else BuildStats()
@@ -228,8 +227,8 @@ def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress
 def write_ids(item: PreparedGame, config: BuildConfig) -> dict | None:
     """output/<game>/ids.md, every card's edition id (the print guide points to it), and report.json's
     "edition" entry: the version, each card's id (component, card, id) and the file. None without marks."""
-    from pipeline.output import atomic_write
-    from pipeline.print_guide import IDS_NAME, ids_markdown
+    from pipeline.core.output import atomic_write
+    from pipeline.guide.print_guide import IDS_NAME, ids_markdown
 
     edition = item.edition
     if edition is None:
@@ -276,8 +275,8 @@ def calibration_paths(config: BuildConfig) -> list[Path]:
 
 def write_calibration_sheets(config: BuildConfig) -> list[str]:
     """The sheet that measures a printer's --back-offset, once per paper (shared by every game)."""
-    from pipeline.output import atomic_write
-    from pipeline.render.calibration import write_calibration
+    from pipeline.core.output import atomic_write
+    from pipeline.render.sheets.calibration import write_calibration
 
     written = []
     for path in calibration_paths(config):

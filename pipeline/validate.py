@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline import balance
-from pipeline.errors import PipelineError, Report, SourceRef
-from pipeline.games.base import GameModule, Records, Simulation
-from pipeline.games.kit import blame_rows, with_rules
-from pipeline.manifest import COMPONENTS_SPEC, check_manifest
-from pipeline.params import read_rules
-from pipeline.paths import resolve_inside
-from pipeline.progress import Progress
-from pipeline.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
-from pipeline.sheets import display_path, read_csv, read_workbook
-from pipeline.simulate import DEFAULT_MAX_STEPS, SimulationResult, simulate
+from pipeline.play import gates as balance
+from pipeline.core.errors import PipelineError, Report, SourceRef
+from pipeline.data.specs import GameModule, Records
+from pipeline.play.contract import Simulation
+from pipeline.play.contract import blame_rows, with_rules
+from pipeline.data.manifest import COMPONENTS_SPEC, check_manifest
+from pipeline.data.params import read_rules
+from pipeline.core.paths import resolve_inside
+from pipeline.core.progress import Progress
+from pipeline.data.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
+from pipeline.data.sheets import display_path, read_csv, read_workbook
+from pipeline.play.driver import DEFAULT_MAX_STEPS, SimulationResult, simulate
 
 STAGES = ("structure", "cells", "rows", "manifest", "rules", "play")
 PLAY_STAGE_GAMES = 20      # stage 6: a short seeded batch of bot games (shared/DESIGN.md)
@@ -134,7 +135,7 @@ def check_glyphs(game: GameModule, records: Records, root: Path, report: Report)
 
 def check_path_cells(game: GameModule, records: Records, specs: dict[str, SheetSpec], root: Path,
                      report: Report) -> None:
-    """Stage 2, path cells on disk: the text was checked as it was read (pipeline/paths.py); here a path that
+    """Stage 2, path cells on disk: the text was checked as it was read (pipeline/core/paths.py); here a path that
     leads out of the project through a link is refused at its cell, looked up in each folder art is found in
     (the data file's folder, the game's template folder)."""
     project = root.resolve()

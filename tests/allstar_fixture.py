@@ -80,18 +80,18 @@ def workbook_data() -> GameData | None:
     the problems when it does not load."""
     if not WORKBOOK.exists():
         return None
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.games import REGISTRY
     from pipeline.games.allstar import schema
-    from pipeline.params import read_parameters
+    from pipeline.data.params import read_parameters
     report = Report()
     if "allstar" in REGISTRY:
         from pipeline.games import load_game
         from pipeline.validate import load_records
         records = load_records(load_game("allstar", PROJECT_ROOT), PROJECT_ROOT, report)
     else:
-        from pipeline.schema import check_structure, validate_sheet
-        from pipeline.sheets import read_workbook
+        from pipeline.data.schema import check_structure, validate_sheet
+        from pipeline.data.sheets import read_workbook
         raw = read_workbook(WORKBOOK, PROJECT_ROOT, report)
         specs = (schema.SPECIES, schema.SYMBOLS, schema.HOCKEY, schema.ORDERS, schema.TIEBREAK_SIDES,
                  schema.ARENAS, schema.PLAYOFF_POINTS, schema.RULES)

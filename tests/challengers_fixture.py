@@ -148,5 +148,5 @@ def workbook_records():
     """The validated records of sheets/challengers.xlsx, or None while the workbook does not exist."""
     if not WORKBOOK.exists():
         return None
-    from pipeline.simulation import load_simulation
+    from pipeline.simulation.run import load_simulation
     return load_simulation("challengers", str(PROJECT_ROOT), ())

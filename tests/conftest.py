@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games import load_game
 from pipeline.validate import load_records
 
@@ -98,12 +98,12 @@ def pytest_collection_modifyitems(config, items):
 
 
 def point_cli_at(monkeypatch, root: Path) -> None:
-    """The in-process CLI (pipeline.cli and the modules its commands share) on the project at `root`."""
-    import pipeline.cli
-    import pipeline.cli_shared
-    import pipeline.cli_sweep
+    """The in-process CLI (pipeline.cli.app and the modules its commands share) on the project at `root`."""
+    import pipeline.cli.app
+    import pipeline.cli.shared
+    import pipeline.cli.sweep
 
-    for module in (pipeline.cli, pipeline.cli_shared, pipeline.cli_sweep):
+    for module in (pipeline.cli.app, pipeline.cli.shared, pipeline.cli.sweep):
         monkeypatch.setattr(module, "PROJECT_ROOT", root)
 
 

@@ -86,7 +86,7 @@ def workbook_records():
     """The real workbook's records through the pipeline's loaders, or None while it does not exist."""
     if not WORKBOOK.exists():
         return None
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.games import load_game
     from pipeline.validate import load_records
     report = Report()

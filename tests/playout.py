@@ -1,7 +1,7 @@
 """Playing engine states in tests: scenario files (tests/cases/<game>/*.json), a position built by a scenario
 played to its end, or a whole seeded game.
 
-pipeline.simulate.play is the shipped driver (it starts from a game's Simulation record); tests also need to
+pipeline.play.driver.play is the shipped driver (it starts from a game's Simulation record); tests also need to
 finish an arbitrary mid-game state, so this is the small loop they share across games."""
 
 from __future__ import annotations

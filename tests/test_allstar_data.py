@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games.allstar import checks
 from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ICONS, ORDERS, PLAYOFF_POINTS, RULE_PARAMETERS, RULES,
                                            SPECIES, SYMBOLS, TIEBREAK_SIDES)
@@ -28,8 +28,8 @@ def _rule_checks(records, report):
 
 def allstar_game(root: Path):
     """The registered game with its data file under `root`; built from the schema while it is not registered."""
-    from pipeline.games.base import GameModule
-    from pipeline.manifest import COMPONENTS_SPEC
+    from pipeline.data.specs import GameModule
+    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="allstar", title="All-Star Draft", data_files=(root / "sheets" / "allstar.xlsx",),
@@ -171,7 +171,7 @@ def test_arenas(records):
 def test_asd_d10_playoff_points_and_rule_defaults(records):
     table = {(r["managers"], r["rank"]): r["points"] for r in records["playoff_points"]}
     assert [table[4, r] for r in range(1, 5)] == [23, 19, 15, 11] and [table[2, 1], table[2, 2]] == [15, 11]
-    from pipeline.params import read_parameters
+    from pipeline.data.params import read_parameters
 
     report = Report()
     params = read_parameters(records["rules"], RULE_PARAMETERS, report).values

@@ -1,4 +1,4 @@
-"""pipeline/annotations.py: problems as GitHub Actions workflow commands, for every kind of SourceRef, with the
+"""pipeline/cli/annotations.py: problems as GitHub Actions workflow commands, for every kind of SourceRef, with the
 runner's escaping; and the CLI's problem lines, followed by their annotation only under Actions."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import annotations
-from pipeline.annotations import annotation, escape_data, escape_property
-from pipeline.errors import Problem, Report, Severity, SourceRef
+from pipeline.cli import annotations
+from pipeline.cli.annotations import annotation, escape_data, escape_property
+from pipeline.core.errors import Problem, Report, Severity, SourceRef
 
 
 @pytest.fixture
@@ -101,12 +101,12 @@ def _report() -> Report:
 
 
 def test_print_problems_follows_each_line_with_its_annotation_under_actions(root, monkeypatch, capsys):
-    import pipeline.cli_shared
+    import pipeline.cli.shared
 
-    monkeypatch.setattr(pipeline.cli_shared, "PROJECT_ROOT", root)
+    monkeypatch.setattr(pipeline.cli.shared, "PROJECT_ROOT", root)
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
-    pipeline.cli_shared.print_problems(_report())
+    pipeline.cli.shared.print_problems(_report())
     assert capsys.readouterr().err.splitlines() == [
         "error sheets/nba.xlsx › players › H17 (cost): 12 is above the maximum 10 [range]",
         "::error file=sheets/nba.xlsx,title=range::nba.xlsx › players › H17 (cost): 12 is above the maximum 10",
@@ -117,11 +117,11 @@ def test_print_problems_follows_each_line_with_its_annotation_under_actions(root
 
 
 def test_print_problems_is_unchanged_outside_actions(root, monkeypatch, capsys):
-    import pipeline.cli_shared
+    import pipeline.cli.shared
 
-    monkeypatch.setattr(pipeline.cli_shared, "PROJECT_ROOT", root)
+    monkeypatch.setattr(pipeline.cli.shared, "PROJECT_ROOT", root)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    pipeline.cli_shared.print_problems(_report())
+    pipeline.cli.shared.print_problems(_report())
     assert capsys.readouterr().err.splitlines() == [
         "error sheets/nba.xlsx › players › H17 (cost): 12 is above the maximum 10 [range]",
         "warning templates/nba/player.yaml › line 4: unknown key [template]",

@@ -1,4 +1,4 @@
-"""Balance gates (pipeline/balance.py): the `balance` sheet typed in stage 2 (every problem located, no game
+"""Balance gates (pipeline/play/gates.py): the `balance` sheet typed in stage 2 (every problem located, no game
 played), the verdicts (a gate fails only when its whole 95 % interval is outside its band), and gates played
 on a few seeded games of damaged copies: a failed gate is an error at its cell, an undecided one a warning
 that says how many games would decide it."""
@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import balance, balance_report
-from pipeline.balance import FAILS, HOLDS, UNDECIDED, Gate, Metric, games_needed, judge
-from pipeline.errors import Report
+from pipeline.play import gates as balance
+from pipeline.simulation import gates as balance_report
+from pipeline.play.gates import FAILS, HOLDS, UNDECIDED, Gate, Metric, games_needed, judge
+from pipeline.core.errors import Report
 from pipeline.games import load_game
-from pipeline.simulate_metrics import Measure
-from pipeline.simulation import check_balance
+from pipeline.play.metrics import Measure
+from pipeline.simulation.run import check_balance
 from tests.conftest import ROOT, edit_workbook, validate_game
 from tests.workbook_damage import lines
 
@@ -57,10 +58,10 @@ def test_shipped_gates_are_typed_clean(game):
 
 
 def test_shipped_balance_sheets_have_the_designer_comforts():
-    """Written like every sheet (pipeline/workbook.py): headers documented, the header frozen."""
+    """Written like every sheet (pipeline/data/workbook.py): headers documented, the header frozen."""
     import openpyxl
 
-    from pipeline.workbook import column_note
+    from pipeline.data.workbook import column_note
 
     for game in GAMES:
         ws = openpyxl.load_workbook(ROOT / book(game))["balance"]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from pipeline.balance import BALANCE_GAMES
+from pipeline.play.gates import BALANCE_GAMES
 from tests.conftest import run_cli
 from tests.test_balance import GAMES, SHIPPED, gate_rows
 

@@ -17,7 +17,7 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.build import build
-from pipeline.config import BuildConfig
+from pipeline.core.config import BuildConfig
 from tests.conftest import copy_project
 from tests.printcheck import pdf_fonts
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pipeline.units import MM
+from pipeline.core.units import MM
 from tests.conftest import built_game, copy_project, run_cli
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
 from tests.test_rulebook import reading_text

@@ -10,14 +10,14 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games import load_game
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.params import read_parameters
-from pipeline.render.faces import FaceRenderer
+from pipeline.data.params import read_parameters
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.units import MM
+from pipeline.core.units import MM
 from pipeline.validate import load_records
 
 GAME_DIR = PROJECT_ROOT / "templates" / "buildit"

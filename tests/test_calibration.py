@@ -13,9 +13,9 @@ import pdfplumber
 import pikepdf
 import pytest
 
-from pipeline.errors import PipelineError
-from pipeline.render.calibration import write_calibration
-from pipeline.units import MM, PAPERS_MM
+from pipeline.core.errors import PipelineError
+from pipeline.render.sheets.calibration import write_calibration
+from pipeline.core.units import MM, PAPERS_MM
 from tests.conftest import ROOT, copy_project, run_cli
 from tests.printcheck import MISSING, PDFCHECK, pdfcheck
 from tests.test_imposition import cards_on, deck, write
@@ -279,7 +279,7 @@ def test_same_sheet_byte_for_byte_and_to_a_file_object(tmp_path):
     info = write_calibration(buffer, "a4")
     assert buffer.getvalue() == a.read_bytes() and info["path"] is None
     c = tmp_path / "c.pdf"                                       # and from a fresh interpreter
-    subprocess.run([sys.executable, "-c", "import sys; from pipeline.render.calibration import write_calibration;"
+    subprocess.run([sys.executable, "-c", "import sys; from pipeline.render.sheets.calibration import write_calibration;"
                     "write_calibration(sys.argv[1], 'a4')", str(c)], check=True, cwd=ROOT, timeout=120)
     assert c.read_bytes() == a.read_bytes()
 

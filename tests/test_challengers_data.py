@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games.challengers import checks
 from pipeline.games.challengers.engine.data import OP_TIMINGS
 from tests.conftest import ROOT, copy_project, validate_game
@@ -490,11 +490,11 @@ def test_checks_never_raise_on_blank_cells(records):
 
 
 def test_shipped_workbook_has_the_designer_comforts():
-    """Written by pipeline/workbook.py: every header documented, the header frozen, enums as dropdowns."""
+    """Written by pipeline/data/workbook.py: every header documented, the header frozen, enums as dropdowns."""
     import openpyxl
 
     from pipeline.games.challengers import schema
-    from pipeline.workbook import column_note
+    from pipeline.data.workbook import column_note
 
     book = openpyxl.load_workbook(ROOT / BOOK)
     for spec in (schema.SETS, schema.CARDS, schema.CARD_OPS, schema.STARTER, schema.SCHEDULE, schema.TROPHIES,

@@ -121,7 +121,7 @@ def test_whole_games_on_the_workbook(players):
     loaded = workbook_records()
     if loaded is None:
         pytest.skip("sheets/challengers.xlsx does not exist yet")
-    from pipeline.simulate import play
+    from pipeline.play.driver import play
     sim, records = loaded
     for bot in sorted(BOTS):
         for seed in range(2):

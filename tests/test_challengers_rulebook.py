@@ -13,7 +13,7 @@ from io import BytesIO
 import pdfplumber
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games import load_game
 from pipeline.games.challengers import game_data
 from pipeline.games.challengers.engine import tell_match
@@ -21,8 +21,8 @@ from pipeline.games.challengers.engine.scoring import lead_winner, matches_per_r
 from pipeline.games.challengers.rulebook import parameters, rulebook_context
 from pipeline.games.challengers.rulebook.keywords import TIMINGS
 from pipeline.render.markup import card_text
-from pipeline.render.rulebook_source import render_chapters
-from pipeline.render.stackfig import StackFigure, StackLayout
+from pipeline.render.rulebook.source import render_chapters
+from pipeline.render.rulebook.stackfig import StackFigure, StackLayout
 from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook, set_cell
 from tests.rulebooks import Book, small_words, write_book

@@ -11,11 +11,11 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.games.base import CardDeck, PageSpec
+from pipeline.data.specs import CardDeck, PageSpec
 from pipeline.games.challengers.components.cards import KEYWORDS, POKER
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.secret_tokens import public_sides_differ
-from pipeline.units import MM
+from pipeline.core.units import MM
 from tests.conftest import built_game
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 
@@ -26,7 +26,7 @@ GAME = "challengers"
 def loaded():
     """The game, its records and its components (no build: `built` would mark every test slow)."""
     game, parts = game_components(GAME)
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.validate import load_records
     records = load_records(game, PROJECT_ROOT, Report())
     return game, records, parts
@@ -173,7 +173,7 @@ def test_backs_show_the_level_pile_and_the_robot_has_its_own(loaded, drawn):
 def test_trophy_round_sides_are_one_drawing_per_round_and_the_values_lie_on_the_other_side(loaded, drawn):
     _, records, parts = loaded
     trophies = deck(parts, "trophies")
-    from pipeline.render.faces import FaceRenderer
+    from pipeline.render.faces.renderer import FaceRenderer
     from pipeline.render.fonts import default_fonts
     renderer = FaceRenderer(PROJECT_ROOT, PROJECT_ROOT / "templates" / GAME, default_fonts())
 

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games import REGISTRY, load_game
-from pipeline.games.base import CHANCE
-from pipeline.simulate import flag_of, play
+from pipeline.play.contract import CHANCE
+from pipeline.play.driver import flag_of, play
 from pipeline.validate import load_records
 from tests.conftest import ROOT
 

@@ -20,21 +20,21 @@ import pikepdf
 import pytest
 
 from pipeline.build import build
-from pipeline.build_layout import lay_out, plan
-from pipeline.config import BuildConfig
-from pipeline.errors import Report, SourceRef
+from pipeline.kinds.prepare import lay_out, plan
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import Report, SourceRef
 from pipeline.games import load_game
-from pipeline.games.base import DiceSpec, GameModule
+from pipeline.data.specs import DiceSpec, GameModule
 from pipeline.games.nba.components.dice import contrast, dice_components
 from pipeline.games.nba.schema import DICE_SHEET, SKILL_SHEET
-from pipeline.manifest import COMPONENTS_SPEC
-from pipeline.printing import PrintOptions
-from pipeline.progress import Progress
-from pipeline.render.dice import write_nets, write_stickers
-from pipeline.render.faces import FaceRenderer
+from pipeline.data.manifest import COMPONENTS_SPEC
+from pipeline.core.printing import PrintOptions
+from pipeline.core.progress import Progress
+from pipeline.render.sheets.dice import write_nets, write_stickers
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.pages import FITS_BOTH_MM, write_pages
-from pipeline.schema import Record
+from pipeline.render.sheets.pages import FITS_BOTH_MM, write_pages
+from pipeline.data.schema import Record
 from tests.conftest import ROOT, copy_project
 from tests.printcheck import PDFCHECK
 
@@ -177,7 +177,7 @@ def test_faces_carry_colour_letter_and_icon_and_stay_legible():
 
 
 def test_face_template_prints_letter_and_code_fallback(tmp_path):
-    from pipeline.render.imposition import write_print
+    from pipeline.render.sheets.imposition import write_print
 
     dice = dice_components(records(), {})[0]
     it, three = dice.dice[3], dice.dice[0]

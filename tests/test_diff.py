@@ -11,10 +11,10 @@ import openpyxl
 import pdfplumber
 import pytest
 
-from pipeline.diff import ADDED, CHANGED, REMOVED
-from pipeline.diff_output import diff_game
-from pipeline.errors import PipelineError, Report
-from pipeline.render.facediff import OUTLINE
+from pipeline.diff.changes import ADDED, CHANGED, REMOVED
+from pipeline.diff.output import diff_game
+from pipeline.core.errors import PipelineError, Report
+from pipeline.render.sheets.facediff import OUTLINE
 from tests.conftest import copy_project, run_cli, set_cell
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -167,9 +167,9 @@ def test_cards_of_two_sizes_make_one_reprint_file_the_same_bytes_each_time():
 
     import pypdfium2 as pdfium
 
-    from pipeline.diff_versions import load_version
+    from pipeline.diff.versions import load_version
     from pipeline.games import load_game
-    from pipeline.render.reprint import ReprintCard, write_reprint
+    from pipeline.render.sheets.reprint import ReprintCard, write_reprint
     from tests.conftest import ROOT
 
     version = load_version(load_game("challengers", ROOT), ROOT, "now", Report())
@@ -189,8 +189,8 @@ def test_cards_of_two_sizes_make_one_reprint_file_the_same_bytes_each_time():
 
 
 def test_the_rulebook_pages_listed_hold_the_changed_rule(diffed, repo):
-    from pipeline.diff_rulebook import _Book
-    from pipeline.diff_versions import load_version
+    from pipeline.diff.rulebook import _Book
+    from pipeline.diff.versions import load_version
     from pipeline.games import load_game
 
     pages = _Book(load_version(load_game("buildit", repo), repo, "now", Report()), repo).texts("a4", Report())
@@ -207,11 +207,11 @@ def test_the_rulebook_pages_listed_hold_the_changed_rule(diffed, repo):
 def test_a_row_changed_in_a_column_the_card_does_not_print_is_data_only():
     from types import SimpleNamespace
 
-    from pipeline.diff import DATA_ONLY, compare
-    from pipeline.diff_versions import Card, Version
-    from pipeline.errors import SourceRef
-    from pipeline.games.base import CardDeck, FaceSpec
-    from pipeline.schema import Record
+    from pipeline.diff.changes import DATA_ONLY, compare
+    from pipeline.diff.versions import Card, Version
+    from pipeline.core.errors import SourceRef
+    from pipeline.data.specs import CardDeck, FaceSpec
+    from pipeline.data.schema import Record
 
     def version(notes: str, key: str) -> Version:
         ref = SourceRef("game.xlsx", "cards", 2)

@@ -1,12 +1,12 @@
-"""pipeline/diff_summary.py: `pnp diff --summary`'s Markdown, read back with markdown-it (GitHub-flavoured
+"""pipeline/diff/summary.py: `pnp diff --summary`'s Markdown, read back with markdown-it (GitHub-flavoured
 tables): the counts, one table row per card with its cells, the rules as a list, workbook text kept as text."""
 
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from pipeline.diff import ADDED, CHANGED, DATA_ONLY, REMOVED, CardChange, Changes, FieldChange
-from pipeline.diff_summary import append, escape, failure, section
+from pipeline.diff.changes import ADDED, CHANGED, DATA_ONLY, REMOVED, CardChange, Changes, FieldChange
+from pipeline.diff.summary import append, escape, failure, section
 
 
 def _changes() -> Changes:

@@ -1,11 +1,11 @@
-"""pipeline/edition.py: versions, data ids and their short form."""
+"""pipeline/core/edition.py: versions, data ids and their short form."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-from pipeline.edition import DEV, data_id, mark_text, short_ids, version_of
+from pipeline.core.edition import DEV, data_id, mark_text, short_ids, version_of
 
 
 def test_data_id_is_the_data_only_and_canonical():

@@ -10,16 +10,16 @@ import pdfplumber
 import pytest
 
 from pipeline.build import build, edition_of
-from pipeline.build_layout import identified
-from pipeline.config import BuildConfig
-from pipeline.edition import card_id, data_id, mark_text, short_ids
-from pipeline.errors import Report
+from pipeline.kinds.prepare import identified
+from pipeline.core.config import BuildConfig
+from pipeline.core.edition import card_id, data_id, mark_text, short_ids
+from pipeline.core.errors import Report
 from pipeline.games import REGISTRY, load_game
-from pipeline.render.edition_mark import GREY, MARK_GREYS, SIZE, Edition, mark_grey, safe_margin_mm, stamp
-from pipeline.render.faces import FaceLayout
+from pipeline.render.faces.edition_mark import GREY, MARK_GREYS, SIZE, Edition, mark_grey, safe_margin_mm, stamp
+from pipeline.render.faces.renderer import FaceLayout
 from pipeline.render.fonts import default_fonts
-from pipeline.render.layout import TemplateLoader
-from pipeline.units import MM
+from pipeline.render.faces.layout import TemplateLoader
+from pipeline.core.units import MM
 from pipeline.validate import load_records
 from tests.conftest import copy_project, edit_workbook, set_cell
 from tests.test_safe_zone import laid_out_faces, measured_pages
@@ -217,8 +217,8 @@ def test_the_mark_overlaps_no_other_character_of_any_face(game_id):
 
 
 def test_the_mark_takes_the_grey_that_reads_on_its_ground():
-    from pipeline.render.edition_mark import DARK_GREY, LIGHT_GREY
-    from pipeline.render.primitives import Rect
+    from pipeline.render.faces.edition_mark import DARK_GREY, LIGHT_GREY
+    from pipeline.render.faces.primitives import Rect
 
     def ground(fill):
         return (Rect(0, 0, 100, 100, 0, (1.0, 1.0, 1.0), None, 0, None), Rect(0, 0, 100, 40, 0, fill, None, 0, None))

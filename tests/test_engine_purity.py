@@ -92,12 +92,12 @@ def test_the_check_finds_impurities(tmp_path: Path):
     game = tmp_path / "somegame"
     game.mkdir()
     bad = game / "engine.py"
-    bad.write_text("import random\nimport reportlab\nfrom pipeline.schema import Column\nfrom pipeline import errors\n"
+    bad.write_text("import random\nimport reportlab\nfrom pipeline.data.schema import Column\nfrom pipeline import errors\n"
                    "from pipeline.games.othergame.geometry import x\nprint(random.random())\n")
     found = impurities(bad)
     assert any("imports reportlab" in p for p in found)
-    assert any("imports pipeline.schema" in p for p in found)
-    assert any("imports pipeline.errors" in p for p in found)
+    assert any("imports pipeline.data.schema" in p for p in found)
+    assert any("imports pipeline.core.errors" in p for p in found)
     assert any("imports pipeline.games.othergame.geometry" in p for p in found)
     assert any("calls print()" in p for p in found)
     assert any("uses random.random" in p for p in found)

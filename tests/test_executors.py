@@ -1,4 +1,4 @@
-"""Executors (pipeline/executors.py): local with one or several processes and Dask distributed play the same
+"""Executors (pipeline/play/executors.py): local with one or several processes and Dask distributed play the same
 seeded batches and give the same games; records ship to workers that have only the package."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import sys
 
 import pytest
 
-from pipeline import PROJECT_ROOT, executors
-from pipeline.errors import Report
-from pipeline.simulate import BATCH_SIZE, Batch, GameSource, Shipped, run_batch, run_shipped, simulate_runs
-from pipeline.simulation import Request, game_engine, load, load_simulation, run
+from pipeline import PROJECT_ROOT
+from pipeline.play import executors
+from pipeline.core.errors import Report
+from pipeline.play.driver import BATCH_SIZE, Batch, GameSource, Shipped, run_batch, run_shipped, simulate_runs
+from pipeline.simulation.run import Request, game_engine, load, load_simulation, run
 from tests.conftest import run_cli
 
 

@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games.fightball import checks
 from pipeline.games.fightball.schema import COLOURS
 from tests.conftest import ROOT, validate_game
@@ -291,11 +291,11 @@ def test_checks_never_raise_on_blank_cells(records):
 
 
 def test_shipped_workbook_has_the_designer_comforts():
-    """Written by pipeline/workbook.py: every header documented, every enum a dropdown, the header frozen."""
+    """Written by pipeline/data/workbook.py: every header documented, every enum a dropdown, the header frozen."""
     import openpyxl
 
     from pipeline.games.fightball import schema
-    from pipeline.workbook import column_note
+    from pipeline.data.workbook import column_note
 
     book = openpyxl.load_workbook(ROOT / BOOK)
     for spec in (schema.TEAMS, schema.PLAYERS, schema.SHOTS, schema.EFFECTS, schema.EFFECT_OPS):

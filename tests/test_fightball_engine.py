@@ -298,8 +298,8 @@ def test_the_workbook_plays_with_both_bots():
     if records is None:
         pytest.skip("sheets/fightball.xlsx is not there yet")
     from pipeline.games.fightball import game_data, nominal
-    from pipeline.games.kit import with_rules
-    from pipeline.simulate import play as drive
+    from pipeline.play.contract import with_rules
+    from pipeline.play.driver import play as drive
     from pipeline.games.fightball import SIMULATION
     data = game_data(records)
     assert data.size == (43, 43)                # 44-card decks, the BUZZ apart

@@ -12,16 +12,16 @@ from io import BytesIO
 import pdfplumber
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games import load_game
-from pipeline.games.base import RulebookSpec
+from pipeline.data.specs import RulebookSpec
 from pipeline.games.fightball.rulebook import parameters, rulebook_context
 from pipeline.games.fightball.rulebook.examples import nine_stacks, scorer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.markup import unshield
 from pipeline.render.pdf import new_canvas
-from pipeline.render.rulebook_source import render_chapters
-from pipeline.render.stackfig import StackFigure, StackLayout
+from pipeline.render.rulebook.source import render_chapters
+from pipeline.render.rulebook.stackfig import StackFigure, StackLayout
 from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook, set_cell
 from tests.rulebooks import Book, small_words, write_book

@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from pipeline.games.base import BoardSpec, CardDeck, PageSpec
+from pipeline.data.specs import BoardSpec, CardDeck, PageSpec
 from pipeline.games.fightball.components import POKER, ZONE_COLOURS
 from pipeline.games.fightball.engine.data import LAYOUT
-from pipeline.units import MM
+from pipeline.core.units import MM
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 
 TEMPLATES_PER_TEAM = {"player.yaml": 16, "ball.yaml": 9, "shot.yaml": 10, "effect.yaml": 8, "buzz.yaml": 1}
@@ -82,7 +82,7 @@ def test_each_team_has_one_deck_of_44_cards_and_one_field_of_12(parts):
 
 def test_card_counts_match_the_components_sheet(parts):
     from pipeline import PROJECT_ROOT
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.games import load_game
     from pipeline.validate import load_records
 

@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 import pytest
 import reportlab
 
-from pipeline.printing import PrintOptions
+from pipeline.core.printing import PrintOptions
 from pipeline.render.fonts import default_fonts
 from tests.conftest import copy_project, pdf_text, run_cli
 
@@ -238,7 +238,7 @@ def fonts():
 def test_rulebook_paragraphs_use_the_chain_too(tmp_path, fonts):
     from reportlab.platypus import Paragraph, SimpleDocTemplate
 
-    from pipeline.render.rulebook_style import Styles, markup, register_families
+    from pipeline.render.rulebook.style import Styles, markup, register_families
 
     register_families(fonts)
     styles = Styles(fonts)
@@ -255,7 +255,7 @@ def test_rulebook_paragraphs_use_the_chain_too(tmp_path, fonts):
 
 
 def test_a_rulebook_in_russian_prints_its_title_headings_contents_and_running_header(tmp_path, fonts):
-    from pipeline.render.rulebook import write_rulebook
+    from pipeline.render.rulebook.book import write_rulebook
 
     folder = tmp_path / "templates" / "game" / "rules"
     folder.mkdir(parents=True)

@@ -55,7 +55,7 @@ def test_the_template_a_new_game_copies_has_the_rooms_and_plays():
 
     from pipeline.games._template import SIMULATION
     from pipeline.games._template import engine as template
-    from pipeline.simulate import flag_of, play
+    from pipeline.play.driver import flag_of, play
 
     rooms = _rooms(GAMES / "_template")
     assert set(rooms) == ROOMS and (rooms["engine"] / "__init__.py").is_file()

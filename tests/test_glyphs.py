@@ -94,7 +94,7 @@ def test_every_role_is_backed_by_the_body_font_last(fonts):
 
 
 def test_fitted_card_text_measures_and_draws_runs_of_each_font(fonts):
-    from pipeline.render.text import TextStyle, fit_text
+    from pipeline.render.faces.text import TextStyle, fit_text
 
     style = TextStyle(fonts.name("body"), fonts.bold("body"), 10, 6, 1.2, "left", "top",
                       fonts.behind(fonts.name("body")))
@@ -110,7 +110,7 @@ def test_fitted_card_text_measures_and_draws_runs_of_each_font(fonts):
 
 def test_wrapped_lines_are_as_wide_as_measured_whatever_font_draws_their_spaces(fonts):
     """A space after a Cyrillic word is Noto's (wider than Lato's): right-aligned lines still end at the edge."""
-    from pipeline.render.text import TextStyle, fit_text
+    from pipeline.render.faces.text import TextStyle, fit_text
 
     style = TextStyle(fonts.name("body"), fonts.bold("body"), 10, 6, 1.2, "right", "top",
                       fonts.behind(fonts.name("body")))
@@ -128,7 +128,7 @@ def test_wrapped_lines_are_as_wide_as_measured_whatever_font_draws_their_spaces(
 
 
 def test_chart_labels_use_the_chain(fonts):
-    from pipeline.render import charts
+    from pipeline.render.charts import draw as charts
 
     buffer = BytesIO()
     canvas = Canvas(buffer, invariant=1, initialFontName=fonts.name("body"))
@@ -139,7 +139,7 @@ def test_chart_labels_use_the_chain(fonts):
 
 
 def test_die_labels_are_fitted_and_drawn_with_the_chain(fonts):
-    from pipeline.render.dice import _centred_text, _fit
+    from pipeline.render.sheets.dice import _centred_text, _fit
 
     label, size = _fit("Кубик защиты Ґ", fonts, "bold", 9, 25)
     assert string_width(label, "Lato-Bold", size, fonts.behind("Lato-Bold")) <= 25 * 72 / 25.4

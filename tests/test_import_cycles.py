@@ -1,6 +1,6 @@
 """The pipeline's modules import one another without a cycle, counting imports inside functions too (a
 cycle deferred into a function is still two rooms that need each other). The simulation driver sits below
-the games and never imports the registry; orchestration (pipeline/simulation.py) sits above both.
+the games and never imports the registry; orchestration (pipeline/simulation/run.py) sits above both.
 `from package import submodule` depends on the submodule, not on the package's own body."""
 
 from __future__ import annotations
@@ -91,4 +91,4 @@ def test_the_cycle_finder_finds_one():
 
 def test_the_driver_does_not_import_the_registry():
     known = _modules()
-    assert "pipeline.games" not in _imports(known["pipeline.simulate"], "pipeline.simulate", known)
+    assert "pipeline.games" not in _imports(known["pipeline.play.driver"], "pipeline.play.driver", known)

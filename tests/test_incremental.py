@@ -14,8 +14,8 @@ import pipeline.cache as cache_module
 from conftest import copy_project, edit_workbook, set_cell
 from pipeline.build import UnknownComponent, build
 from pipeline.cache import BuildStats
-from pipeline.config import BuildConfig
-from pipeline.progress import Progress
+from pipeline.core.config import BuildConfig
+from pipeline.core.progress import Progress
 
 GAME = "nba"
 CARD = "michael_jordan"

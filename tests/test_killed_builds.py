@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.output import TEMP_AREA
+from pipeline.core.output import TEMP_AREA
 from tests.conftest import copy_project, run_cli
 
 pytestmark = pytest.mark.slow
@@ -25,15 +25,15 @@ pytestmark = pytest.mark.slow
 # `pnp` itself, with each temporary held 60 s between its last byte and its rename
 HELD_RENAME = """
 import os, sys, time, types
-import pipeline.output
+import pipeline.core.output
 held = types.ModuleType("os")
 held.__dict__.update(os.__dict__)
 def chmod(path, mode):
     time.sleep(60)
     os.chmod(path, mode)
 held.chmod = chmod
-pipeline.output.os = held
-from pipeline.cli import main
+pipeline.core.output.os = held
+from pipeline.cli.app import main
 main()
 """
 BUILD = ("build", "buildit", "--paper", "a4")

@@ -7,9 +7,9 @@ import dataclasses
 import re
 from types import ModuleType
 
-import pipeline.games.base as base
+import pipeline.data.specs as base
 from pipeline.build import build
-from pipeline.config import BuildConfig
+from pipeline.core.config import BuildConfig
 from pipeline.kinds import KINDS, kind_named, kind_of
 from tests.conftest import copy_project
 

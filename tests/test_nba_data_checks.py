@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 import pipeline.games.nba as nba
 from pipeline.games.nba.checks import rules as checks_rules
 from tests.conftest import edit_workbook, run_cli

@@ -256,8 +256,8 @@ def test_heuristic_beats_random_with_basketball_scores(data):
 
 
 def test_the_simulation_record_plays_through_the_driver(data):
-    from pipeline.games.base import Simulation
-    from pipeline.simulate import simulate
+    from pipeline.play.contract import Simulation
+    from pipeline.play.driver import simulate
     sim = Simulation(new_game=lambda records, players: new_game(data, players), bots=BOTS, players=(2, 2),
                      default_players=2)
     result = simulate(sim, {}, games=6, seed=3, players=2)
@@ -271,7 +271,7 @@ def workbook_records():
     """The registered game's validated records; None if sheets/nba.xlsx does not load yet."""
     if not WORKBOOK.exists():
         return None
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.games import load_game
     from pipeline.validate import load_records
     report = Report()

@@ -13,17 +13,17 @@ import pypdfium2
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import SourceRef
-from pipeline.games.base import BoardSpec, CardDeck, PageSpec
+from pipeline.core.errors import SourceRef
+from pipeline.data.specs import BoardSpec, CardDeck, PageSpec
 from pipeline.games.nba.components.cards import card_components
 from pipeline.games.nba.schema import PLAYERS, RULE_PARAMETERS, TACTICS
-from pipeline.printing import PrintOptions
-from pipeline.render.art import natural_size
-from pipeline.render.faces import FaceRenderer
+from pipeline.core.printing import PrintOptions
+from pipeline.render.faces.art import natural_size
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.schema import Record
-from pipeline.units import MM
+from pipeline.data.schema import Record
+from pipeline.core.units import MM
 from tests.printcheck import MISSING, PDFCHECK
 
 GAME_DIR = PROJECT_ROOT / "templates" / "nba"
@@ -503,10 +503,10 @@ def test_markets_layout_never_overlaps_for_any_slot_counts(track, market):
 
 def test_both_boards_tile_on_four_pages_of_either_paper():
     from pipeline.render.fonts import default_fonts as fonts
-    from pipeline.render.sheetdecor import footer_items
-    from pipeline.render.sheetplan import PAGE_MARGIN as MARGIN, footer_line_count
-    from pipeline.render.tiling import _map_group, plan_tiles
-    from pipeline.units import PAPERS_MM
+    from pipeline.render.sheets.decor import footer_items
+    from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN, footer_line_count
+    from pipeline.render.sheets.tiling import _map_group, plan_tiles
+    from pipeline.core.units import PAPERS_MM
 
     for part in (components()["court"], components()["markets"]):
         for paper in ("a4", "letter"):
@@ -654,7 +654,7 @@ def test_every_svg_renders_through_the_pipeline(path):
 
 @pytest.fixture(scope="module")
 def workbook_parts():
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.games import load_game
     from pipeline.games.nba.components import parameters
     from pipeline.validate import load_records
@@ -680,9 +680,9 @@ def test_workbook_sheets_pass_pdfcheck(workbook_parts, paper, tmp_path):
     import subprocess
     import sys
 
-    from pipeline.render.imposition import write_pnp
-    from pipeline.render.pages import write_pages
-    from pipeline.render.tiling import write_board_pnp
+    from pipeline.render.sheets.imposition import write_pnp
+    from pipeline.render.sheets.pages import write_pages
+    from pipeline.render.sheets.tiling import write_board_pnp
 
     def pdfcheck(path, *args):
         result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", str(path), *args],

@@ -1,4 +1,4 @@
-"""pipeline/output.py's temporaries: named after their process, removed by the next build once that process
+"""pipeline/core/output.py's temporaries: named after their process, removed by the next build once that process
 is gone, never anybody else's file; the scratch area cleans itself."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pipeline.output import STALE_SECONDS, TEMP_AREA, atomic_write, remove_leftovers, scratch_folder
+from pipeline.core.output import STALE_SECONDS, TEMP_AREA, atomic_write, remove_leftovers, scratch_folder
 
 
 def _ended_pid() -> int:

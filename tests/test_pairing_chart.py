@@ -1,4 +1,4 @@
-"""The generic pairing chart (pipeline/render/pairingchart.py, templates/common/pairing-chart.yaml): schedules
+"""The generic pairing chart (pipeline/render/charts/pairing.py, templates/common/pairing-chart.yaml): schedules
 given as data, not by any game's engine, drawn and read back with pdfplumber cell by cell."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.games.base import FaceSpec
-from pipeline.render.faces import FaceRenderer
+from pipeline.data.specs import FaceSpec
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.pairingchart import BYE, TEMPLATE, ChartGeometry, PairingTable, chart_context
-from pipeline.units import MM
+from pipeline.render.charts.pairing import BYE, TEMPLATE, ChartGeometry, PairingTable, chart_context
+from pipeline.core.units import MM
 from tests.test_safe_zone import measured_pages
 
 # a hand-made schedule for 3 players and a bye ("Libre" sits out once in each round), and a 2-participant one

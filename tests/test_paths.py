@@ -1,4 +1,4 @@
-"""The one path check (pipeline/paths.py): every form a path takes on some system is refused from its text,
+"""The one path check (pipeline/core/paths.py): every form a path takes on some system is refused from its text,
 a link that leads out of the project from the disk; and a path that passes never lands outside the project
 on any system (a property over arbitrary text)."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.paths import path_problem, resolve_inside
+from pipeline.core.paths import path_problem, resolve_inside
 
 REFUSED = {
     "/etc/passwd": "absolute path",

@@ -23,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline import PROJECT_ROOT
-from pipeline.render.faces import FaceRenderer
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import StreamingCanvas, new_canvas
 
@@ -144,7 +144,7 @@ def test_templates_that_only_name_columns_never_import_jinja(tmp_path):
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from pipeline.render.faces import FaceRenderer
+        from pipeline.render.faces.renderer import FaceRenderer
         from pipeline.render.fonts import default_fonts
         root = Path({str(tmp_path)!r})
         render = FaceRenderer(root, root / "templates" / "game", default_fonts())

@@ -13,14 +13,14 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pipeline.units import MM, PAPERS_MM
+from pipeline.core.units import MM, PAPERS_MM
 from tests.conftest import built_game
 from tests.printcheck import MISSING, PDFCHECK, pdfcheck
 
 GAMES = ("buildit", "allstar", "nba", "fightball", "challengers")
 # a full home print (cards, tokens, boards, aids, score sheet, duplex rulebook; dice aside), A4 and Letter
 TARGETS = {"buildit": 25, "allstar": 29, "nba": 52}
-MARK_WIDTH = 0.3          # points: how crop marks are drawn (pipeline/render/sheetdecor.py)
+MARK_WIDTH = 0.3          # points: how crop marks are drawn (pipeline/render/sheets/decor.py)
 
 
 @pytest.fixture(scope="module", params=GAMES)

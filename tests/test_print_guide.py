@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.errors import Report
-from pipeline.guide_data import STOCKS, read_game_guide, sleeve_for, takes_a_sleeve
-from pipeline.print_guide import guide_markdown, paper_name
+from pipeline.core.errors import Report
+from pipeline.guide.data import STOCKS, read_game_guide, sleeve_for, takes_a_sleeve
+from pipeline.guide.print_guide import guide_markdown, paper_name
 from tests.conftest import ROOT, built_game
 
 GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
@@ -229,7 +229,7 @@ def _tiny_report(**options) -> dict:
 
 
 def test_a_fold_over_token_sheet_is_folded_and_glued_before_it_is_cut():
-    from pipeline.guide_data import GameGuide
+    from pipeline.guide.data import GameGuide
 
     text = guide_markdown(_tiny_report(), "a4", GameGuide())
     assert "recto seul, à plier" in text and "Colle en bâton" in text
@@ -240,7 +240,7 @@ def test_a_fold_over_token_sheet_is_folded_and_glued_before_it_is_cut():
 
 
 def test_pooled_fold_over_tokens_and_two_up_aids_say_how_to_cut_them():
-    from pipeline.guide_data import GameGuide
+    from pipeline.guide.data import GameGuide
 
     data = _tiny_report()
     tokens = data["outputs"][0]

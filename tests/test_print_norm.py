@@ -11,7 +11,7 @@ import pdfplumber
 import pytest
 
 from pipeline.games import available
-from pipeline.units import MM, PAPERS_MM
+from pipeline.core.units import MM, PAPERS_MM
 from tests.conftest import ROOT, built_game
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
 

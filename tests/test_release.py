@@ -18,12 +18,12 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.diff import Changes
-from pipeline.errors import Report
-from pipeline.release import ReleaseRequest, default_games, publish, refused, release, version_problem
-from pipeline.release_bundle import (SUMS, ZIP_EPOCH, EpochError, bundle_entries, source_date_epoch,
-                                     write_sha256sums, write_zip, zip_time)
-from pipeline.release_changes import ReleaseChanges, changes_markdown, previous_tag
+from pipeline.diff.changes import Changes
+from pipeline.core.errors import Report
+from pipeline.release.run import ReleaseRequest, default_games, publish, refused, release, version_problem
+from pipeline.release.bundle import (SUMS, ZIP_EPOCH, EpochError, bundle_entries, source_date_epoch, write_sha256sums,
+                                     write_zip, zip_time)
+from pipeline.release.changes import ReleaseChanges, changes_markdown, previous_tag
 from tests.conftest import copy_project, set_cell
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -174,7 +174,7 @@ def test_publishing_replaces_a_folder_whole_and_puts_it_back_when_the_rename_fai
         if len(calls) == 2:
             raise KeyboardInterrupt
         return os.rename(source, target)
-    monkeypatch.setattr("pipeline.release.os.replace", failing)
+    monkeypatch.setattr("pipeline.release.run.os.replace", failing)
     with pytest.raises(KeyboardInterrupt):
         publish(staged, dist, tmp_path / "work" / "replaced")
     assert sorted(p.name for p in (dist / "g-v1").iterdir()) == ["old.zip"]

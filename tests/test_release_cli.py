@@ -19,7 +19,7 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.release_bundle import zip_time
+from pipeline.release.bundle import zip_time
 from tests.conftest import copy_project, run_cli, set_cell
 from tests.test_release import COMMIT_EPOCH, git, repository
 

@@ -19,11 +19,11 @@ import pytest
 from PIL import Image
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import Severity
-from pipeline.render.faces import FaceLayout, FaceRenderer, Text
+from pipeline.core.errors import Severity
+from pipeline.render.faces.renderer import FaceLayout, FaceRenderer, Text
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.units import MM
+from pipeline.core.units import MM
 
 CARD = {"index": 3, "copy": 1, "copies": 2}
 NAME = "contract 3 (Statue Citédor)"

@@ -14,13 +14,13 @@ import pikepdf
 import pypdfium2
 import pytest
 
-from pipeline.errors import PipelineError, Severity, SourceRef
-from pipeline.printing import PrintOptions
-from pipeline.render.faces import FaceRenderer
+from pipeline.core.errors import PipelineError, Severity, SourceRef
+from pipeline.core.printing import PrintOptions
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.rulebook import GUTTER, MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP, check_rulebook, write_rulebook
-from pipeline.render.rulebook_flowables import FACE_MAX_HEIGHT, FIGURE_GAP
-from pipeline.units import MM
+from pipeline.render.rulebook.book import GUTTER, MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP, check_rulebook, write_rulebook
+from pipeline.render.rulebook.flowables import FACE_MAX_HEIGHT, FIGURE_GAP
+from pipeline.core.units import MM
 
 TOLERANCE = 0.1     # mm
 RED = (0.8, 0.1, 0.1)       # a stub face's trim area
@@ -378,8 +378,8 @@ def test_images_that_are_not_figures_are_problems(tmp_path):
 
 
 def test_markdown_runs_keep_styles_and_french_spacing():
-    from pipeline.render.rulebook_markdown import Heading, ListBlock, Paragraph, parse_rulebook
-    from pipeline.render.rulebook_source import ChapterText
+    from pipeline.render.rulebook.markdown import Heading, ListBlock, Paragraph, parse_rulebook
+    from pipeline.render.rulebook.source import ChapterText
 
     text = "# Un\n\n**Conseil :** lisez « `la pioche` » !\n\n## Deux\n\n1. a\n   - b\n"
     blocks, problems = parse_rulebook([ChapterText("x.md", text, tuple(range(1, 10)))], {})
@@ -392,7 +392,7 @@ def test_markdown_runs_keep_styles_and_french_spacing():
 
 
 def test_the_cover_reads_its_facts_and_faces_and_locates_its_problems(tmp_path):
-    from pipeline.render.rulebook_cover import read_cover
+    from pipeline.render.rulebook.cover import read_cover
 
     folder = write_book(tmp_path, {"01-a.md": "# A\n\nTexte.\n"})
     figures = {"card": StubFace(60, 80), "yaml": StubFace(63.5, 88.9)}
@@ -418,9 +418,9 @@ def test_a_diagram_is_never_reduced_below_6_pt_words_while_a_card_gallery_is():
     its smallest words would print under 6 pt; a card's face is reduced as a gallery wants."""
     from types import SimpleNamespace
 
-    from pipeline.render.primitives import Text
-    from pipeline.render.rulebook_flowables import FaceRow
-    from pipeline.render.text import Run
+    from pipeline.render.faces.primitives import Text
+    from pipeline.render.rulebook.flowables import FaceRow
+    from pipeline.render.faces.text import Run
 
     words = (Text(None, (Run("Lato", 8.0, 0, 0, "c3"),), (), 10.0),)
     diagram = SimpleNamespace(width=80 * MM, height=80 * MM, primitives=words, legible=True)

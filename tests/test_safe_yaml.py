@@ -1,13 +1,13 @@
-"""The one YAML door (pipeline/safe_yaml.py): aliases counted before anything is built, depth and size
+"""The one YAML door (pipeline/core/safe_yaml.py): aliases counted before anything is built, depth and size
 bounded, refusals located at their line, strings NFC; and what the shipped templates use still loads."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipeline.errors import SourceRef
-from pipeline.render.layout import TemplateLoader
-from pipeline.safe_yaml import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, YamlRefused, load_yaml, read_yaml
+from pipeline.core.errors import SourceRef
+from pipeline.render.faces.layout import TemplateLoader
+from pipeline.core.safe_yaml import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, YamlRefused, load_yaml, read_yaml
 from tests.conftest import ROOT
 
 

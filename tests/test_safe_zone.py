@@ -18,18 +18,18 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.build import edition_of
-from pipeline.build_layout import mark_texts
-from pipeline.config import BuildConfig
-from pipeline.errors import Report
+from pipeline.kinds.prepare import mark_texts
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import Report
 from pipeline.games import REGISTRY, load_game
-from pipeline.games.base import PageSpec
-from pipeline.printing import PrintOptions
-from pipeline.render.edition_mark import stamp
-from pipeline.render.faces import FaceRenderer
+from pipeline.data.specs import PageSpec
+from pipeline.core.printing import PrintOptions
+from pipeline.render.faces.edition_mark import stamp
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.pages import write_pages
+from pipeline.render.sheets.pages import write_pages
 from pipeline.render.pdf import new_canvas
-from pipeline.units import MM, PAPERS_MM
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.validate import load_records
 
 SAFE_MM = 3.0               # the print-and-play norm's safe zone

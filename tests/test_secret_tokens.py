@@ -8,9 +8,9 @@ from io import BytesIO
 
 import pytest
 
-from pipeline.games.base import CardDeck, FaceSpec
+from pipeline.data.specs import CardDeck, FaceSpec
 from pipeline.games.secret_tokens import SecretGroup, public_sides_differ, secret_tokens
-from pipeline.render.faces import FaceRenderer
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
 

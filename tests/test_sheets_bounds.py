@@ -11,9 +11,9 @@ import zipfile
 import openpyxl
 import pytest
 
-from pipeline.errors import PipelineError, Report
-from pipeline.errors import SourceRef
-from pipeline.sheets import _scan_sheet, nfc, read_csv, read_workbook
+from pipeline.core.errors import PipelineError, Report
+from pipeline.core.errors import SourceRef
+from pipeline.data.sheets import _scan_sheet, nfc, read_csv, read_workbook
 
 
 def test_nfc_makes_one_letter_of_a_decomposed_accent():

@@ -14,14 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import PipelineError, Report, Severity, SourceRef
+from pipeline.core.errors import PipelineError, Report, Severity, SourceRef
 from pipeline.render.fonts import default_fonts
-from pipeline.simulate import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, play, replay, simulate,
-                               summarise, to_plain, wilson)
+from pipeline.play.driver import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, play, replay, simulate,
+                                  summarise, to_plain, wilson)
 from pipeline.validate import check_play
-from pipeline.simulation import load_simulation
-from pipeline.simulate_pdf import write_pdf
-from pipeline.simulate_report import markdown, seat_rows
+from pipeline.simulation.run import load_simulation
+from pipeline.simulation.pdf import write_pdf
+from pipeline.simulation.report import markdown, seat_rows
 from tests import toy_game
 from tests.conftest import point_cli_at, run_cli
 from tests.toy_game import FILE, SIMULATION, toy_records
@@ -65,7 +65,7 @@ def test_game_seeds_follow_the_documented_formula(result):
 
 
 def test_one_or_two_workers_give_identical_results(monkeypatch):
-    from pipeline.executors import Local
+    from pipeline.play.executors import Local
 
     pools = []
     real = Local._in_processes
@@ -292,7 +292,7 @@ def test_nothing_finished_means_no_statistics_and_plain_data_for_the_build_repor
 
 
 def test_chart_bins_and_ticks():
-    from pipeline.render import charts
+    from pipeline.render.charts import draw as charts
 
     assert charts.bin_counts([2, 3, 3, 5], 12) == (["2", "3", "4", "5"], [1, 2, 0, 1])
     assert charts.bin_counts(list(range(30)), 10) == ([f"{a}–{a + 2}" for a in range(0, 30, 3)], [3] * 10)
@@ -317,7 +317,7 @@ def _words_at(page, word):
 
 
 def test_heat_map_cells_print_their_value_on_their_colour():
-    from pipeline.render import charts
+    from pipeline.render.charts import draw as charts
 
     assert charts.heat_colour(0.5, 0, 0.5, 1) == ((1.0, 1.0, 1.0), False)
     for value, end in ((1.0, charts.WARM), (0.0, charts.COOL)):
@@ -338,7 +338,7 @@ def test_heat_map_cells_print_their_value_on_their_colour():
 
 
 def test_horizontal_bars_draw_negative_values_left_of_zero():
-    from pipeline.render import charts
+    from pipeline.render.charts import draw as charts
 
     fonts = default_fonts()
     page = _drawn(lambda c: charts.bar_chart(c, (40, 400, 250, 100), ["gain", "loss"], [2.0, -1.0], None, "t",
@@ -389,7 +389,7 @@ def test_unknown_game_is_a_usage_error():
 
 @pytest.fixture
 def toy_cli(monkeypatch, tmp_path):
-    import pipeline.cli
+    import pipeline.cli.app
     import pipeline.games
     import pipeline.validate
 
@@ -399,7 +399,7 @@ def toy_cli(monkeypatch, tmp_path):
                         lambda game, root, report: toy_records(**toy_game.VARIANTS[game.id]))
 
     def invoke(*args):
-        return CliRunner().invoke(pipeline.cli.app, ["simulate", *args])
+        return CliRunner().invoke(pipeline.cli.app.app, ["simulate", *args])
     return invoke, tmp_path
 
 
@@ -451,8 +451,8 @@ def test_reading_effects_replay_the_same_seeds_with_the_other_value():
     the others a game declares are reported this way by `pnp simulate`)."""
     from dataclasses import replace
 
-    from pipeline.simulate_variants import reading_effects
-    from pipeline.simulate_report import reading_rows
+    from pipeline.play.variants import reading_effects
+    from pipeline.simulation.report import reading_rows
 
     sim = replace(SIMULATION, readings=lambda records: [("target", 30), ("stuck", 1)])
     records = toy_records()

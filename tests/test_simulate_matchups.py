@@ -8,10 +8,10 @@ import io
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.simulate import simulate
-from pipeline.simulate_variants import simulate_with, sweep_results
-from pipeline.simulate_report import markdown, paired_rows, sweep_rows
-from pipeline.simulate_stats import wilson
+from pipeline.play.driver import simulate
+from pipeline.play.variants import simulate_with, sweep_results
+from pipeline.simulation.report import markdown, paired_rows, sweep_rows
+from pipeline.play.stats import wilson
 from tests import toy_duel
 from tests.conftest import point_cli_at
 from tests.toy_duel import SIMULATION, SPEEDS, duel_records
@@ -19,7 +19,7 @@ from tests.toy_duel import SIMULATION, SPEEDS, duel_records
 
 @pytest.fixture
 def duel_cli(monkeypatch, tmp_path):
-    import pipeline.cli
+    import pipeline.cli.app
     import pipeline.games
     import pipeline.validate
 
@@ -28,12 +28,12 @@ def duel_cli(monkeypatch, tmp_path):
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: duel_records())
 
     def invoke(*args):
-        return CliRunner().invoke(pipeline.cli.app, ["simulate", "duel", *args])
+        return CliRunner().invoke(pipeline.cli.app.app, ["simulate", "duel", *args])
     return invoke, tmp_path
 
 
 def _matchups(games=40, seed=2, **rules):
-    from pipeline.simulation import Loaded, Request, run_matchups
+    from pipeline.simulation.run import Loaded, Request, run_matchups
 
     records = duel_records(**rules)
     loaded = Loaded(Request("duel", None, games, seed, matchups=True), toy_duel.duel_module(), records, 2,
@@ -76,7 +76,7 @@ def test_every_pairing_plays_the_same_seeds():
 
 
 def test_games_table_columns_and_pivot():
-    from pipeline.simulate_table import rate_pivot
+    from pipeline.simulation.table import rate_pivot
 
     m = _matchups(games=10)
     frame = m.frame
@@ -173,7 +173,7 @@ def test_side_usage_errors(duel_cli, args, message):
 
 
 def test_a_game_without_sides_refuses_teams_and_matchups(monkeypatch, tmp_path):
-    import pipeline.cli
+    import pipeline.cli.app
     import pipeline.games
     import pipeline.validate
     from tests import toy_game
@@ -182,7 +182,7 @@ def test_a_game_without_sides_refuses_teams_and_matchups(monkeypatch, tmp_path):
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_game.toy_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_game.toy_records())
     for option in (["--teams", "a,b"], ["--matchups"]):
-        done = CliRunner().invoke(pipeline.cli.app, ["simulate", "toy", *option])
+        done = CliRunner().invoke(pipeline.cli.app.app, ["simulate", "toy", *option])
         assert done.exit_code == 2 and done.output.strip() == (
             f"error: toy: {option[0]} needs a game that declares its sides; this one has none")
 
@@ -193,9 +193,10 @@ def test_pandas_is_imported_by_simulate_only():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom pipeline import build, cli, validate, simulation, simulate_report, simulate_matchups\n"
+    code = ("import sys\nfrom pipeline import build, validate\nimport pipeline.cli.app\n"
+            "from pipeline.simulation import run, report, matchups\n"
             "import pipeline.games.fightball\nassert 'pandas' not in sys.modules\n"
-            "from pipeline import simulate_table\nsimulate_table.games_frame([])\nprint('pandas' in sys.modules)")
+            "from pipeline.simulation import table\ntable.games_frame([])\nprint('pandas' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
@@ -203,9 +204,9 @@ def test_pandas_is_imported_by_simulate_only():
 
 def test_fightball_teams_and_sweep_are_declared():
     from pipeline import PROJECT_ROOT
-    from pipeline.errors import Report
+    from pipeline.core.errors import Report
     from pipeline.games import load_game
-    from pipeline.simulation import Request, SimulationUsage, load
+    from pipeline.simulation.run import Request, SimulationUsage, load
 
     game = load_game("fightball", PROJECT_ROOT)
     sides, [speed] = game.simulation.sides, game.simulation.sweeps
@@ -222,8 +223,8 @@ def test_fightball_teams_and_sweep_are_declared():
 def test_variants_share_one_pool_and_match_one_process(monkeypatch):
     """Every pairing's (or setting's) batches go to one pool; a worker loads the game once and makes each
     variant's records once; the results are those of one process."""
-    from pipeline.executors import Local
-    from pipeline.simulate import GameSource, simulate_runs
+    from pipeline.play.executors import Local
+    from pipeline.play.driver import GameSource, simulate_runs
 
     pools = []
     real = Local._in_processes
@@ -241,7 +242,7 @@ def test_variants_share_one_pool_and_match_one_process(monkeypatch):
 def test_a_flagged_games_replay_command_keeps_the_runs_sides():
     from dataclasses import replace
 
-    from pipeline.simulate_report import flagged_rows
+    from pipeline.simulation.report import flagged_rows
 
     result = simulate(SIMULATION, duel_records(), games=3, seed=0, players=2)
     broken = replace(result, flagged=(replace(toy_duel_flag(), seed=7),))
@@ -251,6 +252,6 @@ def test_a_flagged_games_replay_command_keeps_the_runs_sides():
 
 
 def toy_duel_flag():
-    from pipeline.simulate_stats import Flagged
+    from pipeline.play.stats import Flagged
 
     return Flagged(0, 0, "error", "stopped at step 0 (its setup): the engine raised ValueError: x")

@@ -1,4 +1,4 @@
-"""Ratio tables (pipeline/simulate_ratios.py), a sweep of a ratio, and reports at 1 and 8 seats: on hand-made
+"""Ratio tables (pipeline/play/ratios.py), a sweep of a ratio, and reports at 1 and 8 seats: on hand-made
 outcomes (exact numbers) and on the toy league of tests/toy_league.py."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import io
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.games.base import Ratio, RatioTable
+from pipeline.play.contract import Ratio, RatioTable
 from pipeline.render.fonts import default_fonts
-from pipeline.simulate import simulate
-from pipeline.simulate_pdf import write_pdf
-from pipeline.simulate_ratios import POOLED, compute, computed, csv_text, rows
-from pipeline.simulate_report import markdown, sweep_rows
-from pipeline.simulate_stats import summarise, wilson
-from pipeline.simulate_variants import sweep_results
+from pipeline.play.driver import simulate
+from pipeline.simulation.pdf import write_pdf
+from pipeline.play.ratios import POOLED, compute, computed, csv_text, rows
+from pipeline.simulation.report import markdown, sweep_rows
+from pipeline.play.stats import summarise, wilson
+from pipeline.play.variants import sweep_results
 from tests import toy_league
 from tests.conftest import point_cli_at
 from tests.toy_league import CARDS, MATCHES, ROBOT, SETS, SIMULATION, league_records
@@ -70,8 +70,8 @@ def test_rows_and_csv_print_each_rate_with_its_interval_and_counts():
 
 
 def test_groups_side_by_side_with_short_names():
-    from pipeline.simulate_ratios import group_labels, pivot_rows
-    from pipeline.simulate_report import ratio_lines
+    from pipeline.play.ratios import group_labels, pivot_rows
+    from pipeline.simulation.report import ratio_lines
 
     assert group_labels([POOLED, "castle+forest+space", "castle+forest+harbour", "forest+harbour+space"]) == {
         POOLED: POOLED, "castle+forest+space": "without harbour", "castle+forest+harbour": "without space",
@@ -146,7 +146,7 @@ def test_the_robot_sweep_measures_the_robots_match_win_rate():
 
 @pytest.fixture
 def league_cli(monkeypatch, tmp_path):
-    import pipeline.cli
+    import pipeline.cli.app
     import pipeline.games
     import pipeline.validate
 
@@ -155,7 +155,7 @@ def league_cli(monkeypatch, tmp_path):
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: league_records())
 
     def invoke(*args):
-        return CliRunner().invoke(pipeline.cli.app, ["simulate", "league", *args])
+        return CliRunner().invoke(pipeline.cli.app.app, ["simulate", "league", *args])
     return invoke, tmp_path / "output/league/simulation"
 
 
@@ -214,8 +214,8 @@ def test_pdf_pages_at_one_and_eight_seats(players):
 @pytest.mark.parametrize("players", [1, 8])
 def test_challengers_reports_its_ratio_tables_and_the_robot_sweep_at_one_player(players):
     from pipeline import PROJECT_ROOT
-    from pipeline.errors import Report
-    from pipeline.simulation import Request, load, run, sweeps
+    from pipeline.core.errors import Report
+    from pipeline.simulation.run import Request, load, run, sweeps
 
     loaded = load(Request("challengers", PROJECT_ROOT, games=12, players=players), Report())
     result = run(loaded)
@@ -244,7 +244,7 @@ def test_challengers_reports_its_ratio_tables_and_the_robot_sweep_at_one_player(
 
 def test_bars_share_a_scale_draw_the_reference_and_print_a_dash_for_nothing_measured():
     from tests.test_simulate import _drawn, _words_at
-    from pipeline.render import charts
+    from pipeline.render.charts import draw as charts
 
     fonts = default_fonts()
 

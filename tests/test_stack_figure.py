@@ -1,4 +1,4 @@
-"""The stack figure (pipeline/render/stackfig.py): a pile of real card faces drawn as a cascade, bottom card
+"""The stack figure (pipeline/render/rulebook/stackfig.py): a pile of real card faces drawn as a cascade, bottom card
 first, each next card one band lower and over it; labels, marks and a caption from templates/common/
 fig-stack.yaml. Measured back from the PDF: where each card is (its background rect and its name), which card
 covers which (rendered pixels), what is hidden (not drawn at all), and the words' sizes in a rulebook."""
@@ -15,18 +15,18 @@ import pypdfium2
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import Report
-from pipeline.games.base import FaceSpec, RulebookSpec
+from pipeline.core.errors import Report
+from pipeline.data.specs import FaceSpec, RulebookSpec
 from pipeline.kinds import rulebook as rulebook_kind
-from pipeline.printing import PrintOptions
-from pipeline.progress import Progress
-from pipeline.render.faces import FaceRenderer
+from pipeline.core.printing import PrintOptions
+from pipeline.core.progress import Progress
+from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.render.primitives import Group, Line, Rect, Text, smallest_text
-from pipeline.render.rulebook import write_rulebook
-from pipeline.render.stackfig import OVERLAY, StackCard, StackFigure, StackLayout, lay_out_stack
-from pipeline.units import MM
+from pipeline.render.faces.primitives import Group, Line, Rect, Text, smallest_text
+from pipeline.render.rulebook.book import write_rulebook
+from pipeline.render.rulebook.stackfig import OVERLAY, StackCard, StackFigure, StackLayout, lay_out_stack
+from pipeline.core.units import MM
 
 CARD_W, CARD_H, BLEED = 63.5, 88.9, 3.0
 COLOURS = ["#D03030", "#30A040", "#3050D0", "#E0A020", "#8040A0"]
@@ -215,8 +215,8 @@ def test_a_bad_mark_or_an_empty_pile_is_refused():
 def test_what_shows_of_a_card_is_what_reaches_its_band():
     """visible(): shapes reaching into the band stay (the clip cuts them); a text run stays only when its
     letters lie wholly inside the band, in a rotated group too."""
-    from pipeline.render.stackfig import visible
-    from pipeline.render.text import Run
+    from pipeline.render.rulebook.stackfig import visible
+    from pipeline.render.faces.text import Run
 
     def text(y: float, word: str, size: float = 9.0) -> Text:
         return Text(None, (Run("Lato", size, 10.0, y, word),), (), size * 1.2)

@@ -19,8 +19,8 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.build import build
-from pipeline.config import BuildConfig
-from pipeline.output import NOT_BUILT, recording, remove_stale
+from pipeline.core.config import BuildConfig
+from pipeline.core.output import NOT_BUILT, recording, remove_stale
 from tests.conftest import copy_project, run_cli
 
 GAME = "toydeck"
@@ -197,7 +197,7 @@ def test_links_are_never_followed(toy, tmp_path):
 def test_remove_stale_keeps_written_files_other_commands_and_running_temporaries(tmp_path):
     game = tmp_path / "output" / "buildit"
     with recording() as written:
-        from pipeline.output import atomic_write
+        from pipeline.core.output import atomic_write
         atomic_write(game / "pnp-a4" / "cities.pdf", b"%PDF new")
         atomic_write(game / "report.json", b"{}")
     stale = [game / "pnp-letter" / "cities.pdf", game / "png" / "cities" / "old-name.png", game / "notes.txt"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.errors import Report, SourceRef
+from pipeline.core.errors import Report, SourceRef
 from tests.conftest import run_cli
 
 WHERE = SourceRef("sheets/nba.xlsx", "durations", 3, "E", "source_pile_cards")

@@ -1,4 +1,4 @@
-"""Rule sweeps (pipeline/sweep.py, sweep_report.py, sweep_pdf.py) on the toy dice race of tests/toy_game.py with
+"""Rule sweeps (pipeline/sweep/run.py, sweep_report.py, sweep_pdf.py) on the toy dice race of tests/toy_game.py with
 typed rule parameters and a rule check of its own, and once on Build It's workbook: the values checked like the
 cells they replace, the same seeds in every combination, the baseline, the paired changes, flagged
 combinations, the grid order, the CSV's columns and byte-identical reports."""
@@ -11,14 +11,14 @@ from types import MappingProxyType
 
 import pytest
 
-from pipeline import simulation
-from pipeline import sweep as sweeping
-from pipeline import sweep_report
-from pipeline.errors import Report
-from pipeline.games.base import KeyFigure
-from pipeline.params import rule_parameters, rules
-from pipeline.simulate import game_seed, simulate
-from pipeline.simulate_stats import flag_of
+from pipeline.simulation import run as simulation
+from pipeline.sweep import run as sweeping
+from pipeline.sweep import report as sweep_report
+from pipeline.core.errors import Report
+from pipeline.play.contract import KeyFigure
+from pipeline.data.params import rule_parameters, rules
+from pipeline.play.driver import game_seed, simulate
+from pipeline.play.stats import flag_of
 from tests import toy_game
 from tests.toy_game import toy_records
 
@@ -54,7 +54,7 @@ def toy_module(game: str = "toy"):
 
 @pytest.fixture
 def toy(monkeypatch, tmp_path):
-    """pipeline.simulation.load sees the typed toy as game "toy" in a project at tmp_path."""
+    """pipeline.simulation.run.load sees the typed toy as game "toy" in a project at tmp_path."""
     import pipeline.games
     import pipeline.validate
 
@@ -233,7 +233,7 @@ def test_reports_are_byte_identical_run_after_run_and_the_split_stays_apart(toy)
 def test_pdf_pages_one_rule_a_line_chart_two_rules_heat_maps(toy):
     import io
 
-    from pipeline import sweep_pdf
+    from pipeline.sweep import pdf as sweep_pdf
     from pipeline.render.fonts import default_fonts
 
     one, two = swept(toy, "target=10,14,18"), swept(toy, "target=10,12", "max_rounds=0,2")
@@ -247,7 +247,7 @@ def test_pdf_pages_one_rule_a_line_chart_two_rules_heat_maps(toy):
 
 
 def test_the_build_keeps_the_sweep_folder(tmp_path):
-    from pipeline.output import remove_stale
+    from pipeline.core.output import remove_stale
 
     game = tmp_path / "output" / "toy"
     (game / "sweep").mkdir(parents=True)

@@ -15,11 +15,11 @@ from tests.toy_game import toy_records
 @pytest.fixture
 def toy_cli(monkeypatch, tmp_path):
     """`pnp … sweep` in process on the toy, in a project at tmp_path."""
-    import pipeline.cli
+    import pipeline.cli.app
     import pipeline.games
     import pipeline.validate
 
-    app = pipeline.cli.app
+    app = pipeline.cli.app.app
     point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_records())

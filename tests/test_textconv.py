@@ -10,8 +10,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from pipeline.errors import PipelineError, Report
-from pipeline.textconv import workbook_text
+from pipeline.core.errors import PipelineError, Report
+from pipeline.diff.textconv import workbook_text
 from tests.conftest import ROOT, run_cli, set_cell
 
 

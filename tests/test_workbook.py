@@ -1,5 +1,5 @@
-"""pipeline/workbook.py: a workbook written from SheetSpecs carries the designer comforts (comments from the
-docs, dropdowns, range checks, frozen header, widths), reads back through pipeline.sheets with the same values,
+"""pipeline/data/workbook.py: a workbook written from SheetSpecs carries the designer comforts (comments from the
+docs, dropdowns, range checks, frozen header, widths), reads back through pipeline.data.sheets with the same values,
 and is the same bytes every time."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from pipeline.errors import Report
-from pipeline.schema import Column, SheetSpec, check_structure, validate_sheet
-from pipeline.sheets import read_workbook
-from pipeline.workbook import column_note, workbook_bytes, write_workbook
+from pipeline.core.errors import Report
+from pipeline.data.schema import Column, SheetSpec, check_structure, validate_sheet
+from pipeline.data.sheets import read_workbook
+from pipeline.data.workbook import column_note, workbook_bytes, write_workbook
 
 CARDS = SheetSpec(name="cards", id_column="id", quantity_column="copies", columns=(
     Column("id", doc="Card id."),

@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from pipeline.errors import SourceRef
-from pipeline.games.base import CHANCE, TERMINAL, GameModule, Sides, Simulation, Sweep
-from pipeline.games.kit import with_rules
-from pipeline.schema import Record
+from pipeline.core.errors import SourceRef
+from pipeline.play.contract import CHANCE, TERMINAL, Sides, Simulation, Sweep
+from pipeline.data.specs import GameModule
+from pipeline.play.contract import with_rules
+from pipeline.data.schema import Record
 
 FILE = "sheets/duel.xlsx"
 TEAMS = {"ace": 1, "dud": 0, "twin": 1, "mirror": 1}

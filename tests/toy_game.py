@@ -1,4 +1,4 @@
-"""A toy dice race that conforms to pipeline/games/base.py, for testing the simulation driver without any
+"""A toy dice race that conforms to pipeline/data/specs.py, for testing the simulation driver without any
 real game: 2–4 seats; on a turn a seat either steps 1 or rolls a weighted die (a chance node); the race ends
 after the round in which someone reached the target; scores are positions capped at the target, so ties
 (shared wins) are common.
@@ -14,9 +14,10 @@ from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
 
-from pipeline.errors import SourceRef
-from pipeline.games.base import CHANCE, TERMINAL, GameModule, Simulation
-from pipeline.schema import Record
+from pipeline.core.errors import SourceRef
+from pipeline.play.contract import CHANCE, TERMINAL, Simulation
+from pipeline.data.specs import GameModule
+from pipeline.data.schema import Record
 
 FILE = "sheets/toy.xlsx"
 DEFAULT_RULES = {"target": 12, "max_rounds": 0, "stuck": 0, "explode_round": 0}

@@ -18,10 +18,11 @@ from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
 
-from pipeline.errors import SourceRef
-from pipeline.games.base import CHANCE, TERMINAL, GameModule, Ratio, RatioTable, Simulation, Sweep
-from pipeline.games.kit import with_rules
-from pipeline.schema import Record
+from pipeline.core.errors import SourceRef
+from pipeline.play.contract import CHANCE, TERMINAL, Ratio, RatioTable, Simulation, Sweep
+from pipeline.data.specs import GameModule
+from pipeline.play.contract import with_rules
+from pipeline.data.schema import Record
 
 FILE = "sheets/league.xlsx"
 RULES = {"robot_level": 3}

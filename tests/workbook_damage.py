@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from tests.conftest import edit_workbook, validate_game
 
 

@@ -27,7 +27,7 @@ from pipeline.cache.store import Store, key_of
 
 __all__ = ["BuildCache", "BuildStats", "ComponentStats", "code_fingerprint", "key_of"]
 
-CACHE_FOLDER = ".cache"             # under output/; pipeline/output.py never sweeps it
+CACHE_FOLDER = ".cache"             # under output/; pipeline/core/output.py never sweeps it
 
 
 @dataclass
@@ -145,8 +145,8 @@ class BuildCache:
 
 def _art(primitives) -> list[str]:
     """Every Art's project-relative path in a face's primitives (groups and text icons included)."""
-    from pipeline.render.art import Art
-    from pipeline.render.primitives import Group, Text
+    from pipeline.render.faces.art import Art
+    from pipeline.render.faces.primitives import Group, Text
 
     found = []
     for primitive in primitives:

@@ -22,7 +22,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from pipeline.output import abandoned
+from pipeline.core.output import abandoned
 
 MAGIC = b"pnp-cache-1"
 PART = ".part"                    # an entry being written: <key>.<pid>-xxxxxxxx.part

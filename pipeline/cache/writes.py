@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from pipeline.cache import BuildCache, ComponentStats
-from pipeline.output import capturing, record, sha256_file
+from pipeline.core.output import capturing, record, sha256_file
 
 
 def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], list[dict]], root: Path,

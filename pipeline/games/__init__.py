@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import PipelineError, Problem
-from pipeline.games.base import MANIFEST_NAME, GameModule
+from pipeline.core.errors import PipelineError, Problem
+from pipeline.data.specs import MANIFEST_NAME, GameModule
 
 
 def _buildit(root: Path) -> GameModule:

@@ -9,15 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import PipelineError, Problem, SourceRef
-from pipeline.games.base import CardDeck, FaceSpec, GameModule, Records
-from pipeline.paths import inside
-from pipeline.safe_yaml import YamlRefused, read_yaml
-from pipeline.schema import expand, spec_from_mapping
+from pipeline.core.errors import PipelineError, Problem, SourceRef
+from pipeline.data.specs import CardDeck, FaceSpec, GameModule, Records
+from pipeline.core.paths import inside
+from pipeline.core.safe_yaml import YamlRefused, read_yaml
+from pipeline.data.schema import expand, spec_from_mapping
 
 
 def _inside(base: Path, text: str, root: Path, shown: str) -> Path:
-    """A data file named in game.yaml, checked like every path from other people (pipeline/paths.py)."""
+    """A data file named in game.yaml, checked like every path from other people (pipeline/core/paths.py)."""
     try:
         return inside(root, base, text, "the folder of game.yaml, with / between folders (data/cards.csv)",
                       climb=True)

@@ -1,28 +1,14 @@
-"""Helpers every game shares, below the games and the driver alike (they import nothing of either): where a
-flagged game's blame points in the workbook, the records with some rule parameters changed, and the player
-range a rules sheet declares."""
+"""The game kit: helpers every coded game shares (the rows a pure engine takes, rulebook figures from decks,
+the player range a rules sheet declares, staged checks)."""
 
 from __future__ import annotations
 
-from pipeline.errors import SourceRef
 from typing import Callable
 
-from pipeline.games.base import Records
-from pipeline.params import rules
-from pipeline.schema import Column
-
-
-def blame_rows(records: Records, outcome: dict) -> list[SourceRef]:
-    """The cells behind an outcome's "blame" pairs: ["rules", parameter] -> its value cell, [sheet, row id]
-    -> that row. Games use it as their Simulation.blame."""
-    refs = []
-    for sheet, key in outcome.get("blame", ()):
-        for rec in records.get(sheet, ()):
-            if sheet == "rules" and rec.get("parameter") == key:
-                refs.append(rec.at("value"))
-            elif rec.get("id") == key:
-                refs.append(rec.ref)
-    return refs
+from pipeline.core.errors import Report
+from pipeline.data.params import rules
+from pipeline.data.schema import Column
+from pipeline.data.specs import Records
 
 
 def engine_rows(records: Records, sheets: tuple[str, ...], specs: tuple[Column, ...]) -> tuple[list, dict]:
@@ -35,7 +21,7 @@ def engine_rows(records: Records, sheets: tuple[str, ...], specs: tuple[Column, 
 def deck_figures(parts: list, back_name: Callable[[object, object], str]) -> dict:
     """Rulebook figures from a game's card decks: card-<id> for the first copy of every card (a face named
     <id>-<copy>, or <id>), and each back under back_name(deck, back face), first one kept."""
-    from pipeline.games.base import CardDeck
+    from pipeline.data.specs import CardDeck
 
     figures: dict = {}
     for part in parts:
@@ -48,27 +34,19 @@ def deck_figures(parts: list, back_name: Callable[[object, object], str]) -> dic
     return figures
 
 
-def with_rules(records: Records, rules: tuple[tuple[str, str], ...]) -> Records:
-    """The records with some `rules` sheet values replaced (`pnp simulate --rule mode=duel`): the same typing
-    and checks apply to them as to the workbook's own cells. ValueError names an unknown parameter."""
-    from dataclasses import replace
-    from types import MappingProxyType
-
-    if not rules:
-        return records
-    wanted = dict(rules)
-    known = {rec.get("parameter") for rec in records.get("rules", ())}
-    unknown = sorted(set(wanted) - known)
-    if unknown:
-        raise ValueError(f"unknown rule parameter {', '.join(unknown)} (known: {', '.join(sorted(map(str, known)))})")
-    rows = [replace(rec, values=MappingProxyType({**rec.values, "value": wanted[rec.get("parameter")]}))
-            if rec.get("parameter") in wanted else rec for rec in records["rules"]]
-    return {**records, "rules": rows}
-
-
 def players_from_rules(specs: tuple[Column, ...]) -> Callable[[Records], tuple[int, int]]:
     """Simulation.players of a game whose rules sheet declares players_min and players_max."""
     def player_range(records: Records) -> tuple[int, int]:
         params = rules(records, specs)
         return params["players_min"], params["players_max"]
     return player_range
+
+
+def staged_checks(check_rows: Callable[[Records, Report], None], check_rules: Callable[[Records, Report], None]
+                  ) -> Callable[[Records, Report], None]:
+    """Stage 3 (rows together), then stage 5 (rules) only when the rows are clean."""
+    def run(records: Records, report: Report) -> None:
+        check_rows(records, report)
+        if not report.errors:
+            check_rules(records, report)
+    return run

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from pipeline.errors import SourceRef
-from pipeline.games.base import CardDeck, FaceSpec
+from pipeline.core.errors import SourceRef
+from pipeline.data.specs import CardDeck, FaceSpec
 
 
 @dataclass(frozen=True)

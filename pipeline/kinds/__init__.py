@@ -2,7 +2,7 @@
 game's component spec to its kind. Adding a kind is one module and one line in KINDS.
 
 A kind module has:
-    SPEC            the component spec it prints (pipeline/games/base.py)
+    SPEC            the component spec it prints (pipeline/data/specs.py)
     NAME            its name in the build report ("cards"); the report entries it writes start with it
     INK_VARIANT     whether `--ink-saver` makes a second set of its files
     PRINT_BLEED     whether its faces go to print services, so their templates need 3 mm of bleed

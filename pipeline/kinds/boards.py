@@ -6,11 +6,11 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
-from pipeline.config import BuildConfig
-from pipeline.errors import PipelineError, Report
-from pipeline.games.base import BoardSpec
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import PipelineError, Report
+from pipeline.data.specs import BoardSpec
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
-from pipeline.printing import PrintOptions
+from pipeline.core.printing import PrintOptions
 
 SPEC = BoardSpec
 NAME = "board"
@@ -37,7 +37,7 @@ def _options(spec: BoardSpec, paper: str, game=None, ink: bool = False):
 
 def plan(game, spec: BoardSpec, face, config: BuildConfig, report: Report) -> dict:
     """The tiles of every paper, before anything is written: a board no paper can tile is an error."""
-    from pipeline.render.tiling import plan_board
+    from pipeline.render.sheets.tiling import plan_board
 
     where = template_ref(game, spec_faces(spec), config.root)
     plans = {}
@@ -52,7 +52,7 @@ def plan(game, spec: BoardSpec, face, config: BuildConfig, report: Report) -> di
 
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
-    from pipeline.render.tiling import write_board_pnp, write_board_print
+    from pipeline.render.sheets.tiling import write_board_pnp, write_board_print
 
     board, face = laid.component, laid.faces
     out, written = config.output / game.id, []

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import io
 
-from pipeline.config import BuildConfig
-from pipeline.errors import PipelineError, Report
-from pipeline.games.base import CardDeck
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import PipelineError, Report
+from pipeline.data.specs import CardDeck
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
-from pipeline.printing import PrintOptions
+from pipeline.core.printing import PrintOptions
 
 SPEC = CardDeck
 NAME = "cards"
@@ -38,7 +38,7 @@ def spec_faces(spec: CardDeck) -> list:
 
 def plan(game, spec: CardDeck, faces, config: BuildConfig, report: Report) -> dict:
     """The sheet plan of every paper, before anything is written: a card that fits no sheet is an error."""
-    from pipeline.render.imposition import plan_pnp
+    from pipeline.render.sheets.imposition import plan_pnp
 
     where = template_ref(game, spec_faces(spec), config.root)
     fronts, backs = faces
@@ -60,7 +60,7 @@ def _options(deck: CardDeck, config: BuildConfig, paper: str, backs, game=None, 
 
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
-    from pipeline.render.imposition import write_pnp
+    from pipeline.render.sheets.imposition import write_pnp
 
     deck, (fronts, backs) = laid.component, laid.faces
     out, written = config.output / game.id, []
@@ -90,7 +90,7 @@ def _unique_backs(deck: CardDeck, backs: list | None) -> list[tuple[str, object]
 
 
 def _print_and_png(game, laid, config: BuildConfig, progress) -> list[dict]:
-    from pipeline.render.imposition import write_print
+    from pipeline.render.sheets.imposition import write_print
 
     deck, (fronts, backs) = laid.component, laid.faces
     backs_once = _unique_backs(deck, backs)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from pipeline.config import BuildConfig
-from pipeline.errors import Report
-from pipeline.games.base import DiceSpec
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import Report
+from pipeline.data.specs import DiceSpec
 from pipeline.kinds.files import entry, paper_line, png
-from pipeline.printing import PrintOptions
-from pipeline.units import MM, PAPERS_MM
+from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
 
 SPEC = DiceSpec
 NAME = "dice"
@@ -28,7 +28,7 @@ class LaidDice:
 
 
 def lay_out(spec: DiceSpec, layout, progress, ink: bool, report: Report) -> LaidDice:
-    from pipeline.render.dice import DieFaces
+    from pipeline.render.sheets.dice import DieFaces
 
     dice, names, not_square = [], [], set()
     for die in spec.dice:
@@ -55,7 +55,7 @@ def spec_faces(spec: DiceSpec) -> list:
 def plan(game, spec: DiceSpec, faces: LaidDice, config: BuildConfig, report: Report) -> dict:
     """The net and sticker plans of every paper (paper -> (NetPlan, StickerPlan)): a face too large for the
     paper is an error before anything is written."""
-    from pipeline.render.dice import plan_problems
+    from pipeline.render.sheets.dice import plan_problems
 
     plans, where = {}, spec.ref or f"{spec.id} (dice)"
     for paper in PAPERS_MM:
@@ -68,7 +68,7 @@ def plan(game, spec: DiceSpec, faces: LaidDice, config: BuildConfig, report: Rep
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
     """<id>-nets.pdf and <id>-stickers.pdf per paper; with png, every distinct face once."""
-    from pipeline.render.dice import write_nets, write_stickers
+    from pipeline.render.sheets.dice import write_nets, write_stickers
 
     spec, laid_dice = laid.component, laid.faces
     out, written = config.output / game.id, []
@@ -95,8 +95,8 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
 def _png(game, laid, config: BuildConfig, progress) -> dict:
     """Each die's six faces once, as PNGs with bleed (png/<id>/<die>-<face>.png). Dice have no print-service
     file: the nets and stickers are what a print shop would print."""
-    from pipeline.render.dice import unique_faces
-    from pipeline.render.imposition import write_print
+    from pipeline.render.sheets.dice import unique_faces
+    from pipeline.render.sheets.imposition import write_print
 
     spec = laid.component
     faces, names = unique_faces(laid.faces.dice, laid.faces.names)

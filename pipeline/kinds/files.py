@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from pipeline.config import BuildConfig
-from pipeline.errors import SourceRef
-from pipeline.output import atomic_write, scratch_folder
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import SourceRef
+from pipeline.core.output import atomic_write, scratch_folder
 
 
 def template_ref(game, faces, root: Path) -> SourceRef:
@@ -32,7 +32,7 @@ def entry(config: BuildConfig, path: Path, data: bytes, component, info: dict, *
 
 def png(config: BuildConfig, game, component, pdf: bytes, names: list[str]) -> dict:
     """png/<component>/<name>.png at 300 dpi from a print-service PDF (one face per page)."""
-    from pipeline.render.imposition import write_png
+    from pipeline.render.sheets.imposition import write_png
 
     folder = config.output / game.id / "png" / component.id
     with scratch_folder(config.output) as temp:        # output/.pnp-tmp/, never the system's /tmp

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from pipeline.config import BuildConfig
-from pipeline.errors import PipelineError, Report
-from pipeline.games.base import PageSpec
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import PipelineError, Report
+from pipeline.data.specs import PageSpec
 from pipeline.kinds.files import paper_line, per_paper, template_ref
-from pipeline.printing import PrintOptions
+from pipeline.core.printing import PrintOptions
 
 SPEC = PageSpec
 NAME = "pages"
@@ -31,7 +31,7 @@ def spec_faces(spec: PageSpec) -> list:
 
 def plan(game, spec: PageSpec, faces, config: BuildConfig, report: Report) -> dict:
     """Every page must fit every paper asked for, before anything is written."""
-    from pipeline.render.pages import check_pages
+    from pipeline.render.sheets.pages import check_pages
 
     where = template_ref(game, spec_faces(spec), config.root)
     if "pnp" in config.formats:
@@ -45,8 +45,8 @@ def plan(game, spec: PageSpec, faces, config: BuildConfig, report: Report) -> di
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
     """One page per face and copy; a page needed twice or more that fits 2-up (an A5 aid) prints two
-    copies a sheet, its two faces recto verso (pipeline/render/pages.py)."""
-    from pipeline.render.pages import two_up_scale, write_pages, write_two_up
+    copies a sheet, its two faces recto verso (pipeline/render/sheets/pages.py)."""
+    from pipeline.render.sheets.pages import two_up_scale, write_pages, write_two_up
 
     spec = laid.component
 

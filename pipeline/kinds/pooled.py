@@ -5,7 +5,7 @@ files (which stay, to reprint one lost deck) and counted instead of them in the 
   its own back, mirrored behind it exactly as on its own deck's sheets.
 - Tokens share single-sided sheets: `jetons.pdf`. A token is a single-sided piece of any size, or a
   two-sided piece under FOLD_UNDER_MM, whose back prints beside it to fold over (duplex drift shows most
-  on a small piece); see pipeline/render/tokensheet.py.
+  on a small piece); see pipeline/render/sheets/tokens.py.
 
 A pool is written only when it has two members or more and saves a sheet on some paper: a family that
 fills its sheets already keeps its own file only.
@@ -18,11 +18,11 @@ import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from pipeline.config import BuildConfig
-from pipeline.games.base import CardDeck
+from pipeline.core.config import BuildConfig
+from pipeline.data.specs import CardDeck
 from pipeline.kinds.files import entry, suffix
-from pipeline.printing import PrintOptions
-from pipeline.units import MM
+from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM
 
 FOLD_UNDER_MM = 20.0        # a two-sided token smaller than this prints fold-over on the token sheet
 TOKENS = "jetons"
@@ -105,7 +105,7 @@ def _options(pool: Pool, config: BuildConfig, paper: str, game=None, ink: bool =
 
 
 def _pieces(pool: Pool, config: BuildConfig):
-    from pipeline.render.tokensheet import Piece
+    from pipeline.render.sheets.tokens import Piece
 
     pieces = []
     for laid in pool.members:
@@ -130,20 +130,20 @@ def _sheets(pool: Pool, config: BuildConfig, paper: str) -> tuple[int, int]:
             return (0, 0)
         alone += math.ceil(len(laid.faces[0]) / plan.per_page)
     if pool.tokens:
-        from pipeline.render.tokensheet import plan_tokens
+        from pipeline.render.sheets.tokens import plan_tokens
         return len(plan_tokens(_pieces(pool, config), paper)), alone
-    from pipeline.render.imposition import plan_pnp
+    from pipeline.render.sheets.imposition import plan_pnp
     fronts, backs = _faces(pool)
     plan = plan_pnp(fronts, backs, _options(pool, config, paper), pool.name)
     return math.ceil(len(fronts) / plan.per_page), alone
 
 
 def _write_tokens(buffer, pool: Pool, options: PrintOptions, config: BuildConfig) -> dict:
-    from pipeline.render.tokensheet import write_tokens
+    from pipeline.render.sheets.tokens import write_tokens
     return write_tokens(buffer, _pieces(pool, config), options)
 
 
 def _write_cards(buffer, pool: Pool, options: PrintOptions, config: BuildConfig) -> dict:
-    from pipeline.render.imposition import write_pnp
+    from pipeline.render.sheets.imposition import write_pnp
     fronts, backs = _faces(pool)
     return write_pnp(buffer, fronts, backs, options)

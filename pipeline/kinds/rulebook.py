@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.config import BuildConfig
-from pipeline.errors import Report
-from pipeline.games.base import RulebookSpec
+from pipeline.core.config import BuildConfig
+from pipeline.core.errors import Report
+from pipeline.data.specs import RulebookSpec
 from pipeline.kinds.files import paper_line, per_paper
-from pipeline.printing import PrintOptions
+from pipeline.core.printing import PrintOptions
 
 SPEC = RulebookSpec
 NAME = "rulebook"
@@ -19,7 +19,7 @@ PRINT_BLEED = False
 
 def lay_out(spec: RulebookSpec, layout, progress, ink: bool, report: Report) -> dict:
     """{figure name: laid-out face}; a pile of cards (StackFigure) is laid out card by card."""
-    from pipeline.render.stackfig import StackFigure, lay_out_stack
+    from pipeline.render.rulebook.stackfig import StackFigure, lay_out_stack
 
     def one(face):
         if isinstance(face, StackFigure):
@@ -41,7 +41,7 @@ def spec_faces(spec: RulebookSpec) -> list:
 def plan(game, spec: RulebookSpec, figures: dict, config: BuildConfig, report: Report) -> dict:
     """Every chapter rendered and parsed once, before anything is written: a missing file, a jinja2 mistake
     or an unknown figure is a located problem."""
-    from pipeline.render.rulebook import check_rulebook
+    from pipeline.render.rulebook.book import check_rulebook
 
     report.extend(check_rulebook(game.template_dir / spec.source, spec.context, figures, config.root))
     return {}
@@ -49,7 +49,7 @@ def plan(game, spec: RulebookSpec, figures: dict, config: BuildConfig, report: R
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
     from pipeline.render.fonts import default_fonts
-    from pipeline.render.rulebook import write_rulebook
+    from pipeline.render.rulebook.book import write_rulebook
 
     spec = laid.component
     return per_paper(game, spec, config, progress, NAME, lambda buffer, paper: write_rulebook(

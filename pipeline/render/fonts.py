@@ -16,9 +16,9 @@ from pathlib import Path, PurePath
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont, makeToUnicodeCMap
 
-from pipeline.errors import PipelineError, Problem, SourceRef
-from pipeline.paths import PROJECT_FOLDER, inside
-from pipeline.safe_yaml import YamlRefused, read_yaml
+from pipeline.core.errors import PipelineError, Problem, SourceRef
+from pipeline.core.paths import PROJECT_FOLDER, inside
+from pipeline.core.safe_yaml import YamlRefused, read_yaml
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def ensure_registered(font_name: str) -> None:
 
 
 def _inside(where: str, entry: dict, text: str, root: Path) -> Path:
-    """A game's font file, checked like every path from other people (pipeline/paths.py)."""
+    """A game's font file, checked like every path from other people (pipeline/core/paths.py)."""
     try:
         return inside(root, root, text, PROJECT_FOLDER)
     except ValueError as exc:

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 rl_config.useA85 = 0
 
 from pipeline.render.fonts import FontSet
-from pipeline.units import MM, PAPERS_MM
+from pipeline.core.units import MM, PAPERS_MM
 
 TOOL = "pnp"
 HOME = "impression maison"
@@ -49,7 +49,7 @@ _CREDITS: ContextVar[Credits | None] = ContextVar("pnp_pdf_credits", default=Non
 def credits(author: str, keywords: tuple[str, ...] = (), ink_saver: bool = False, edition: str = ""
             ) -> Iterator[Credits]:
     """Every PDF made inside this block carries these credits (files outside any game say "pnp"), and its
-    home-printing pages the `edition` mark (pipeline/render/edition_mark.py)."""
+    home-printing pages the `edition` mark (pipeline/render/faces/edition_mark.py)."""
     token = _CREDITS.set(Credits(author.strip() or TOOL, tuple(keywords), ink_saver, edition))
     try:
         yield _CREDITS.get()

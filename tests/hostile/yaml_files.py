@@ -1,6 +1,6 @@
 """YAML from other people: alias bombs (nested aliases, merge keys, an alias inside its own anchor), a file
 too large, nesting too deep, a file that is not UTF-8, in a card template, a game.yaml and a fonts.yaml.
-Each is refused at its file and line (pipeline/safe_yaml.py), before anything is built."""
+Each is refused at its file and line (pipeline/core/safe_yaml.py), before anything is built."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.errors import Report
+from pipeline.core.errors import Report
 from pipeline.games import load_game
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.buildit.components import parameters

@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.games._template.bots import BOTS
-from pipeline.games.base import GameModule, Records, Simulation, other_readings, staged_checks
-from pipeline.games.kit import blame_rows
+from pipeline.data.specs import GameModule, Records
+from pipeline.play.contract import Simulation, other_readings
+from pipeline.games.kit import staged_checks
+from pipeline.play.contract import blame_rows
 
 GAME_ID = "template"
 
@@ -18,7 +20,7 @@ GAME_ID = "template"
 def game_module(root: Path) -> GameModule:
     from pipeline.games._template import checks, components, schema
     from pipeline.games._template.schema import RULES
-    from pipeline.manifest import COMPONENTS_SPEC
+    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id=GAME_ID,

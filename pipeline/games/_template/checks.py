@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from pipeline.errors import Report
-from pipeline.games.base import Records
+from pipeline.core.errors import Report
+from pipeline.data.specs import Records
 
 
 def check_rows(records: Records, report: Report) -> None:

@@ -4,8 +4,8 @@ DiceSpec); the rulebook is added after them (rulebook.with_rulebook)."""
 from __future__ import annotations
 
 from pipeline.games._template.schema import RULE_PARAMETERS
-from pipeline.games.base import Component, Records
-from pipeline.params import rules
+from pipeline.data.specs import Component, Records
+from pipeline.data.params import rules
 
 
 def parameters(records: Records) -> dict:

@@ -3,7 +3,7 @@ after the components it may show as figures."""
 
 from __future__ import annotations
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 
 
 def rulebook_context(records: Records, rules: dict) -> dict:

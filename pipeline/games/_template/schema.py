@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.games._template.engine.data import PARAMETERS
-from pipeline.params import RULES_SHEET, rule_parameters
+from pipeline.data.params import RULES_SHEET, rule_parameters
 
 RULES = RULES_SHEET
 

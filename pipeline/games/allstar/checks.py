@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from pipeline.errors import Report, SourceRef
-from pipeline.games.base import Records
+from pipeline.core.errors import Report, SourceRef
+from pipeline.data.specs import Records
 from pipeline.games.allstar.schema import ATTRIBUTES, ICONS, RULE_PARAMETERS, SIDES
-from pipeline.params import Parameters, rules
-from pipeline.schema import Record, _suggest
+from pipeline.data.params import Parameters, rules
+from pipeline.data.schema import Record, suggest
 
 NUMBERS = tuple(range(1, 10))           # every species has one card of each number (§1)
 MEDALS = ("gold", "silver", "bronze")
@@ -55,7 +55,7 @@ def _reference(rec: Record, column: str, known: list[str], sheet: str, report: R
     value = rec[column]
     if value is not None and value not in known:
         report.error(rec.at(column), f"no {what or column} {value!r} in sheet {sheet}"
-                                     f"{_suggest(str(value), tuple(known))}", "reference")
+                                     f"{suggest(str(value), tuple(known))}", "reference")
 
 
 # --- stage 5: the game's invariants ----------------------------------------------------------------------
@@ -215,7 +215,7 @@ def _check_arenas(records: Records, params: Parameters, low: int, high: int, rep
         for i, icon in enumerate(icons):
             if icon not in ICONS:
                 report.error(rec.at("icons"), f"{icon!r} is not one of {', '.join(ICONS)}"
-                                              f"{_suggest(icon, ICONS)}", "enum")
+                                              f"{suggest(icon, ICONS)}", "enum")
             elif icon in icons[:i]:
                 report.error(rec.at("icons"), f"{icon!r} is listed twice", "arena")
         if "not_for_2" not in icons:

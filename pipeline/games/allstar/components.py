@@ -5,8 +5,8 @@ bus, supporter and ticket tokens, a player aid page and the rulebook. Templates 
 from __future__ import annotations
 
 from pipeline.games.allstar.schema import RULE_PARAMETERS
-from pipeline.games.base import CardDeck, Component, FaceSpec, PageSpec, Records
-from pipeline.params import rules
+from pipeline.data.specs import CardDeck, Component, FaceSpec, PageSpec, Records
+from pipeline.data.params import rules
 
 POKER = (63.5, 88.9)
 LARGE = (88.0, 126.0)

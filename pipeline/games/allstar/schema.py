@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pipeline.games.allstar.engine.data import PARAMETERS
-from pipeline.balance import BALANCE_SHEET
-from pipeline.params import RULES_SHEET, rule_parameters
-from pipeline.schema import Column, SheetSpec
+from pipeline.data.balance import BALANCE_SHEET
+from pipeline.data.params import RULES_SHEET, rule_parameters
+from pipeline.data.schema import Column, SheetSpec
 
 ATTRIBUTES = ("symbol", "number", "species")
 SIDES = ("2-4", "5-6")                      # the two faces of a Tie-Breakers card, by number of managers
@@ -104,7 +104,7 @@ PLAYOFF_POINTS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/play/gates.py)
 
 
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py

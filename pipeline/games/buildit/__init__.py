@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, KeyFigure, Records, Simulation, other_readings, per_records, staged_checks
+from pipeline.data.specs import GameModule, Records
+from pipeline.play.contract import KeyFigure, Simulation, other_readings, per_records
+from pipeline.games.kit import staged_checks
 from pipeline.games.buildit.bots import BOTS
-from pipeline.games.kit import blame_rows, players_from_rules
+from pipeline.play.contract import blame_rows
+from pipeline.games.kit import players_from_rules
 from pipeline.games.buildit.schema import RULE_PARAMETERS
 
 
 def game_module(root: Path) -> GameModule:
     from pipeline.games.buildit import checks, schema
     from pipeline.games.buildit.schema import BALANCE, CITIES, CONTRACTS, NORMAL_CARDS, RULES
-    from pipeline.manifest import COMPONENTS_SPEC
+    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="buildit",

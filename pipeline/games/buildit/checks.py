@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from pipeline.errors import Report
-from pipeline.games.base import Records
+from pipeline.core.errors import Report
+from pipeline.data.specs import Records
 from pipeline.games.buildit.engine import geometry
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.params import rules
+from pipeline.data.params import rules
 
 
 def check_rows(records: Records, report: Report) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pipeline.games.buildit.engine.data import PARAMETERS
-from pipeline.balance import BALANCE_SHEET
-from pipeline.params import RULES_SHEET, rule_parameters
-from pipeline.schema import Column, SheetSpec
+from pipeline.data.balance import BALANCE_SHEET
+from pipeline.data.params import RULES_SHEET, rule_parameters
+from pipeline.data.schema import Column, SheetSpec
 
 REWARD_TYPES = ("gold", "points", "immunity")
 COST_RULES = ("fixed", "per_plot", "paid_to_target")
@@ -74,7 +74,7 @@ NORMAL_CARDS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/play/gates.py)
 
 
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py

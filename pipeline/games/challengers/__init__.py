@@ -9,18 +9,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import (GameModule, KeyFigure, Ratio, RatioTable, Records, Simulation, Sweep, other_readings,
-                                 per_records, staged_checks)
+from pipeline.data.specs import GameModule, Records
+from pipeline.play.contract import KeyFigure, Ratio, RatioTable, Simulation, Sweep, other_readings, per_records
+from pipeline.games.kit import staged_checks
 from pipeline.games.challengers.bots import BOTS
 from pipeline.games.challengers.schema import RULE_PARAMETERS
-from pipeline.games.kit import blame_rows, engine_rows, players_from_rules
+from pipeline.play.contract import blame_rows
+from pipeline.games.kit import engine_rows, players_from_rules
 
 GAME_ID = "challengers"
 
 
 def game_module(root: Path) -> GameModule:
     from pipeline.games.challengers import checks, schema
-    from pipeline.manifest import COMPONENTS_SPEC
+    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id=GAME_ID,

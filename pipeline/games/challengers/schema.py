@@ -6,9 +6,9 @@ decks are the project's own, authored data (CH-A1…A4, A12)."""
 from __future__ import annotations
 
 from pipeline.games.challengers.engine.data import PARAMETERS
-from pipeline.balance import BALANCE_SHEET
-from pipeline.params import RULES_SHEET, rule_parameters
-from pipeline.schema import Column, SheetSpec
+from pipeline.data.balance import BALANCE_SHEET
+from pipeline.data.params import RULES_SHEET, rule_parameters
+from pipeline.data.schema import Column, SheetSpec
 
 LEVELS = ("S", "A", "B", "C", "R", "SOLO")          # one level per card (CH-A11)
 RARITIES = ("normal", "rare", "common")
@@ -136,7 +136,7 @@ SOLO_CARDS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/play/gates.py)
 
 ENGINE_SHEETS = ("sets", "cards", "card_ops", "starter", "schedule", "trophies", "robot_decks", "robot_levels",
                  "solo_cards")   # what GameData.from_rows reads, in order

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import (GameModule, KeyFigure, Records, Sides, Simulation, Sweep, other_readings, per_records,
-                                 staged_checks)
+from pipeline.data.specs import GameModule, Records
+from pipeline.play.contract import KeyFigure, Sides, Simulation, Sweep, other_readings, per_records
+from pipeline.games.kit import staged_checks
 from pipeline.games.fightball.bots import BOTS
-from pipeline.games.kit import blame_rows, engine_rows
+from pipeline.play.contract import blame_rows
+from pipeline.games.kit import engine_rows
 
 GAME_ID = "fightball"
 
 
 def game_module(root: Path) -> GameModule:
     from pipeline.games.fightball import checks, schema
-    from pipeline.manifest import COMPONENTS_SPEC
+    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id=GAME_ID,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from pipeline.errors import Report, SourceRef
-from pipeline.games.base import Records
+from pipeline.core.errors import Report, SourceRef
+from pipeline.data.specs import Records
 from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
-from pipeline.params import rules
-from pipeline.schema import Record, _suggest
+from pipeline.data.params import rules
+from pipeline.data.schema import Record, suggest
 
 COLOUR_NAMES = {"B": "blue", "R": "red", "G": "green"}
 # what the rulebook fixes for every team (§1.1): 3 balls of each colour, one BUZZ, 12 field cards 5/3/4
@@ -95,7 +95,7 @@ def check_rows(records: Records, report: Report) -> None:
 def _reference(rec: Record, column: str, known: tuple[str, ...], sheet: str, report: Report) -> None:
     value = rec[column]
     if value is not None and value not in known:
-        report.error(rec.at(column), f"no {column} {value!r} in sheet {sheet}{_suggest(str(value), known)}",
+        report.error(rec.at(column), f"no {column} {value!r} in sheet {sheet}{suggest(str(value), known)}",
                      "reference")
 
 
@@ -218,7 +218,7 @@ def _check_matchup(records: Records, report: Report) -> None:
             continue
         if value not in teams:
             report.error(params.at(name) or _sheet(records, "rules"), f"{name}: no team {value!r} in sheet teams"
-                         f"{_suggest(str(value), teams)}", "reference")
+                         f"{suggest(str(value), teams)}", "reference")
         else:
             chosen[name] = value
     if len(chosen) == 2 and chosen["team_north"] == chosen["team_south"]:

@@ -7,9 +7,9 @@ holds them to the rulebook's numbers."""
 from __future__ import annotations
 
 from pipeline.games.fightball.engine.data import PARAMETERS
-from pipeline.balance import BALANCE_SHEET
-from pipeline.params import RULES_SHEET, rule_parameters
-from pipeline.schema import Column, SheetSpec
+from pipeline.data.balance import BALANCE_SHEET
+from pipeline.data.params import RULES_SHEET, rule_parameters
+from pipeline.data.schema import Column, SheetSpec
 
 COLOURS = ("B", "R", "G")                  # blue, red, green (V on the French cards: vert)
 POSITIONS = ("meneur", "arrière", "ailier", "pivot", "défenseur", "tireur", "joker")   # printed only (FB-A13)
@@ -106,7 +106,7 @@ EFFECT_OPS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/play/gates.py)
 
 ENGINE_SHEETS = ("teams", "players", "shots", "effects", "effect_ops")   # what GameData.from_rows reads, in order
 

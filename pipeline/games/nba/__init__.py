@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.base import GameModule, KeyFigure, Records, Simulation, other_readings, per_records, staged_checks
-from pipeline.games.kit import blame_rows
+from pipeline.data.specs import GameModule, Records
+from pipeline.play.contract import KeyFigure, Simulation, other_readings, per_records
+from pipeline.games.kit import staged_checks
+from pipeline.play.contract import blame_rows
 from pipeline.games.nba.bots import BOTS
 
 
@@ -19,7 +21,7 @@ def game_module(root: Path) -> GameModule:
     from pipeline.games.nba import schema
     from pipeline.games.nba.schema import (BALANCE, DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET,
                                            TACTICS)
-    from pipeline.manifest import COMPONENTS_SPEC
+    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="nba",

@@ -4,9 +4,9 @@ rule parameters."""
 from __future__ import annotations
 
 from pipeline.games.nba.engine.data import PARAMETERS
-from pipeline.balance import BALANCE_SHEET
-from pipeline.params import RULES_SHEET, rule_parameters
-from pipeline.schema import Column, SheetSpec
+from pipeline.data.balance import BALANCE_SHEET
+from pipeline.data.params import RULES_SHEET, rule_parameters
+from pipeline.data.schema import Column, SheetSpec
 
 POSITIONS = ("MJ", "Ar", "Ai", "AF", "P")                 # French codes, printed on the cards
 OFFENCE_SKILLS = ("3P", "IN", "PE")                       # blue, yellow, red dice
@@ -129,7 +129,7 @@ DURATIONS = SheetSpec(
 )
 
 RULES = RULES_SHEET
-BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/balance.py)
+BALANCE = BALANCE_SHEET          # the designer's balance gates (pipeline/play/gates.py)
 
 RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engine/data.py
     "length": "Game length: a row of the durations sheet.",

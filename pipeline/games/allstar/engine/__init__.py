@@ -123,7 +123,7 @@ class State(SeasonRules, PlayoffRules, PhaseState):
             self._finish("cap")
 
     def outcome(self) -> dict:
-        """The keys pipeline/simulate.py reads, plus `playoff` (playoff supporters per seat, the ticket bonus
+        """The keys pipeline/play/driver.py reads, plus `playoff` (playoff supporters per seat, the ticket bonus
         included when final_tiebreak_includes_ticket_bonus, ASD-A14) and `mode`."""
         return {
             "scores": self.scores(), "rounds": self.round_no, "turns": self.turns, "end_reason": self.end_reason,

@@ -7,7 +7,7 @@ from the tokens'."""
 from __future__ import annotations
 
 from pipeline.games.allstar.components import colours, fan_track, supporter_side
-from pipeline.games.base import FaceSpec
+from pipeline.data.specs import FaceSpec
 
 WIDTH = 80.0
 

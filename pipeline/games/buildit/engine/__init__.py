@@ -106,7 +106,7 @@ class State(PawnRules, CardRules, PhaseState):
             self._settle()
 
     def outcome(self) -> dict:
-        """The keys pipeline/simulate.py reads: scores (contract + City points), gold, winners, end_reason
+        """The keys pipeline/play/driver.py reads: scores (contract + City points), gold, winners, end_reason
         (calendar | contracts | high_density | all | cap; None before the end), rounds, turns, cap (the safety
         cap that fired, a rules parameter name, or None), counters, blame ([sheet, row or parameter] pairs)."""
         cap = next((key for sheet, key in self.blame if sheet == "rules"), "safety cap") if self.capped else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.games.base import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
+from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.buildit.checks import gold_distribution
 from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models, parameters
 from pipeline.games.buildit.rulebook.diagrams import board_context, board_figures, plan_figures

@@ -4,7 +4,7 @@ the context (`boards`) for their text and the figures draw them, so the words an
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, Records
+from pipeline.data.specs import CardDeck, FaceSpec, Records
 
 PLOT_MM = 12.0          # a window's plot: the pawn drawn 10 mm wide (a column of the rulebook is ~80 mm)
 MARGIN_MM = 5.5         # the border with the coordinates

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.cards import check_rows
 from pipeline.games.challengers.checks.common import PILE_PER_PLAYER, params
 from pipeline.games.challengers.checks.game import (boxed, check_rules, pile_sizes, printed, printed_per_set,

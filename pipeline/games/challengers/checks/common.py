@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pipeline.errors import SourceRef
-from pipeline.games.base import Records
+from pipeline.core.errors import SourceRef
+from pipeline.data.specs import Records
 from pipeline.games.challengers.schema import RULE_PARAMETERS
-from pipeline.params import rules
-from pipeline.schema import Record, _suggest
+from pipeline.data.params import rules
+from pipeline.data.schema import Record, suggest
 
 WHEN_SELECTED_SET = "space"          # the one set built on *When selected* (§2.5, §3.4)
 PILE_PER_PLAYER = 9                  # CH-A21: a level pile holds at least 9 cards per player
@@ -55,6 +55,6 @@ def reference(rec: Record, column: str, known, sheet: str, report, what: str | N
     value = rec[column]
     if value is None or value in known:
         return value is not None
-    report.error(rec.at(column), f"no {what or column} {value!r} in sheet {sheet}{_suggest(str(value), tuple(known))}",
+    report.error(rec.at(column), f"no {what or column} {value!r} in sheet {sheet}{suggest(str(value), tuple(known))}",
                  "reference")
     return False

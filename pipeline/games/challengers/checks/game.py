@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import combinations
 
-from pipeline.errors import Report
-from pipeline.games.base import Records
+from pipeline.core.errors import Report
+from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.common import (PILE_PER_PLAYER, city_sets, drafted_sets, param_ref, params,
                                                        robot_sets, sheet_ref)
 from pipeline.games.challengers.engine.data import DRAFT_LEVELS, LEVEL_CAPS, NORMAL_COPIES, PARAMETERS
-from pipeline.schema import Record, _suggest
+from pipeline.data.schema import Record, suggest
 
 FIRST_TROPHIES, LAST_TROPHIES = {2, 3}, {9, 10}       # CH-T5: the seed's round 1 and round 7 values
 ROBOT_LEVEL_RANGE = range(PARAMETERS["robot_level"][1], PARAMETERS["robot_level"][2] + 1)    # 1–5
@@ -75,7 +75,7 @@ def _sets_rule(records: Records, p: dict, report: Report) -> None:
         if sid not in known:
             other = {s["id"] for s in records["sets"]}
             why = "is always used or the robot's: name only sets drawn from" if sid in other else \
-                f"is not in sheet sets{_suggest(sid, known)}"
+                f"is not in sheet sets{suggest(sid, known)}"
             report.error(where, f"sets: {sid!r} {why}", "rules")
     if len(set(ids)) != len(ids):
         report.error(where, f"sets: {value!r} names a set twice", "rules")
@@ -234,7 +234,7 @@ def _manifest(records: Records, p: dict, report: Report) -> None:
             continue
         sid = name[len("cards_"):]
         if sid not in sets:
-            report.error(rec.at("component"), f"{name}: no set {sid!r} in sheet sets{_suggest(sid, tuple(sets))}",
+            report.error(rec.at("component"), f"{name}: no set {sid!r} in sheet sets{suggest(sid, tuple(sets))}",
                          "manifest")
         elif rec["count"] != found[sid]:
             report.error(rec.at("count"), f"{name}: the rulebook announces {rec['count']} but sheet cards prints "

@@ -13,7 +13,7 @@ two marked on the back. A match has no hidden choice that the letter on the next
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, Records
+from pipeline.data.specs import CardDeck, FaceSpec, Records
 from pipeline.render.colours import ink_on, shade, tint
 
 POKER = (63.5, 88.9)

@@ -3,10 +3,10 @@ chart, the player aid and the robot reference. Every page fits A4 and Letter (19
 
 from __future__ import annotations
 
-from pipeline.games.base import FaceSpec, PageSpec, Records
+from pipeline.data.specs import FaceSpec, PageSpec, Records
 from pipeline.games.challengers.components.cards import KEYWORDS
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
-from pipeline.render.pairingchart import ChartGeometry, PairingTable, chart_context
+from pipeline.render.charts.pairing import ChartGeometry, PairingTable, chart_context
 
 PAGE = (190.0, 250.0)
 AID = (148.0, 210.0)            # A5: 2-up on a sheet, one per player

@@ -3,7 +3,7 @@ of a round; the fans under a star on the side that lies down), the flags and the
 
 from __future__ import annotations
 
-from pipeline.games.base import CardDeck, FaceSpec, Records
+from pipeline.data.specs import CardDeck, FaceSpec, Records
 from pipeline.games.secret_tokens import SecretGroup, secret_tokens
 
 TROPHY = (24.0, 24.0)       # duplex: the round side is each token's back, printed behind its value side

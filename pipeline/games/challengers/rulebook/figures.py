@@ -1,5 +1,5 @@
 """Challengers' drawn rulebook figures for the told match (told_match.py): each attack as a pile of the real
-cards (the generic stack figure, pipeline/render/stackfig.py), first card revealed at the top, with the
+cards (the generic stack figure, pipeline/render/rulebook/stackfig.py), first card revealed at the top, with the
 running total beside each card; the benches at the end of the match (fig-bench.yaml, one slot a name).
 
 A pile shows the top band of each card (its name and its strength in both corners), the last card revealed
@@ -7,8 +7,8 @@ lowest, as it lies on top of the flag pile."""
 
 from __future__ import annotations
 
-from pipeline.games.base import FaceSpec
-from pipeline.render.stackfig import StackCard, StackFigure
+from pipeline.data.specs import FaceSpec
+from pipeline.render.rulebook.stackfig import StackCard, StackFigure
 
 WIDTH = 86.0                # mm: a rulebook column (A4)
 BAND = 17.5                 # mm of a card under the next one: its top band (name, strength in both corners)

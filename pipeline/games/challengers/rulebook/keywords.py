@@ -4,7 +4,7 @@ vocabulary of shared/games/challengers.md §3.4) do in French, and a worked numb
 
 from __future__ import annotations
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 from pipeline.games.challengers.rulebook.material import KEYWORD_WORDS, card_row
 
 TIMINGS = ("none", "on_attack", "from_bench", "holding_flag", "losing_flag", "when_selected")

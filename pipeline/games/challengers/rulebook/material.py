@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 
 LEVELS = ("S", "A", "B", "C")                   # the players' cards; R and SOLO are the robot's
 KEYWORD_WORDS = {                               # the bold keyword as the cards print it

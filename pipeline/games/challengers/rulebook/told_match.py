@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 from pipeline.games.challengers.engine import GameData, tell_match
 from pipeline.games.challengers.schema import ENGINE_SHEETS, RULE_PARAMETERS
 from pipeline.games.kit import engine_rows

@@ -1,6 +1,6 @@
 """Fightball's drawn rulebook figures: the field's layout (fig-field.yaml, from the engine's layout and the
 rules sheet's zone values) and the worked examples as piles of the real cards (the generic stack figure,
-pipeline/render/stackfig.py), bottom card first, with what each card does beside it.
+pipeline/render/rulebook/stackfig.py), bottom card first, with what each card does beside it.
 
 Every pile shows the header of each card (team, emblem, kind of card: who placed it and what it is), the top
 card down to its first words, and its name and values in the label: the cards' headers are what a pile on
@@ -8,10 +8,10 @@ the table shows too."""
 
 from __future__ import annotations
 
-from pipeline.games.base import FaceSpec
+from pipeline.data.specs import FaceSpec
 from pipeline.games.fightball.engine.data import COLOURS, NORTH, SOUTH, field
 from pipeline.games.fightball.rulebook.examples import colour_words
-from pipeline.render.stackfig import StackCard, StackFigure
+from pipeline.render.rulebook.stackfig import StackCard, StackFigure
 
 WIDTH = 86.0                # mm: a rulebook column (A4)
 BAND = 16.5                 # mm of a card under the next one: its header (emblem, team, kind of card)

@@ -4,7 +4,7 @@ fightball.md §3.3) do, in French sentences built from the operations and the ru
 
 from __future__ import annotations
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 from pipeline.games.fightball.components import ZONE_COLOURS
 
 COLOUR_NAMES = {code: names[1] for code, names in ZONE_COLOURS.items()}     # "en vert"

@@ -8,7 +8,7 @@ numbers; rulebook/diagrams.py draws the piles from it."""
 
 from __future__ import annotations
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 from pipeline.games.fightball.components import ZONE_COLOURS
 from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import COLOURS

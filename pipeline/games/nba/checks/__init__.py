@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from pipeline.errors import Report, SourceRef
-from pipeline.games.base import Records
+from pipeline.core.errors import Report, SourceRef
+from pipeline.data.specs import Records
 from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, POSITIONS, SKILLS
-from pipeline.schema import Record, _suggest
+from pipeline.data.schema import Record, suggest
 
 STARTING_SETS = ("A", "B")
 KINDS = {"3P": "offence", "IN": "offence", "PE": "offence", "IT": "defence", "BL": "defence", "ST": "defence",
@@ -113,7 +113,7 @@ def _check_player(rec: Record, report: Report) -> None:
     for code in codes:
         if code not in POSITIONS:
             report.error(rec.at("positions"), f"{code!r} is not a position code ({', '.join(POSITIONS)})"
-                                              f"{_suggest(code, POSITIONS)}", "position")
+                                              f"{suggest(code, POSITIONS)}", "position")
     if len(set(codes)) < len(codes):
         report.error(rec.at("positions"), f"{rec['positions']!r} lists a position twice", "position")
     cap = LEGENDARY_MAX if rec["legendary"] else RATING_MAX

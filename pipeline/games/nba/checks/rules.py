@@ -8,14 +8,14 @@ from collections import Counter, defaultdict
 from math import ceil
 from typing import Iterable
 
-from pipeline.errors import Report
-from pipeline.games.base import Records
+from pipeline.core.errors import Report
+from pipeline.data.specs import Records
 from pipeline.games.nba.checks import STARTING_SETS, positions, rows_of, sheet_ref
 from pipeline.games.nba.checks.example import check_worked_example
 from pipeline.games.nba.engine.rules import normal_turns
 from pipeline.games.nba.schema import DEFENCE_SKILLS, POSITIONS, RULE_PARAMETERS, SKILLS, STATUS
-from pipeline.params import Parameters, rules
-from pipeline.schema import Record
+from pipeline.data.params import Parameters, rules
+from pipeline.data.schema import Record
 
 SEED_FACES = {"3P": (0, 0, 0, 2, 6, 9), "IN": (0, 0, 2, 4, 6, 7), "PE": (0, 2, 3, 4, 6, 6),    # §2.1, DICE-01
               "IT": (0, 1, 2, 1, 2, 4), "BL": (0, 2, 2, 1, 2, 3), "ST": (0, 2, 3, 3, 1, 1)}
@@ -189,7 +189,7 @@ def check_durations_played(records: Records, report: Report, simulation) -> None
     """Stage 6 (Simulation.play_checks): the table against the engine itself, one seeded bot game per length
     must play 2 × turns_per_player normal turns. (Under the literal end rule the length varies with the
     purchases: nothing to compare.)"""
-    from pipeline.simulate import play, with_rules
+    from pipeline.play.driver import play, with_rules
 
     if rules(records, RULE_PARAMETERS).values.get("end_rule") != "countdown6":
         return

@@ -9,8 +9,8 @@ whose dice it cancels.
 
 from __future__ import annotations
 
-from pipeline.errors import SourceRef
-from pipeline.games.base import Component, DiceSpec, DieSpec, FaceSpec, PageSpec, Records
+from pipeline.core.errors import SourceRef
+from pipeline.data.specs import Component, DiceSpec, DieSpec, FaceSpec, PageSpec, Records
 from pipeline.games.nba.engine.rules import COLOUR_OF_DIE
 from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, FACE_COLOURS
 

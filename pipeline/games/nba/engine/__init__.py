@@ -136,7 +136,7 @@ class State(FlowRules, SetupRules, TurnRules, PhaseState):
         raise TypeError("an NBA Deck-Building state cannot be cloned (its turn flow is a generator)")
 
     def outcome(self) -> dict:
-        """The keys pipeline/simulate.py reads, plus first_player (of regulation), money_time_from (the first
+        """The keys pipeline/play/driver.py reads, plus first_player (of regulation), money_time_from (the first
         Money-time turn, None without the variant) and special_by (who played each special last turn)."""
         return {
             "scores": list(self.scores), "rounds": max(self.seat_turns), "turns": self.turns,

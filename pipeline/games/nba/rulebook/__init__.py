@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.games.base import BoardSpec, CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
+from pipeline.data.specs import BoardSpec, CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.nba.engine.rules import COLOUR_OF_DIE, DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, normal_turns
 from pipeline.games.nba.rulebook.diagrams import diagram_figures
 from pipeline.games.nba.rulebook.example import NBA_NAMES, illustration, tactic_info, worked_example

@@ -9,7 +9,7 @@ piles and the Tactic market in three rows) but not their proportions, so that ev
 
 from __future__ import annotations
 
-from pipeline.games.base import FaceSpec, Records
+from pipeline.data.specs import FaceSpec, Records
 from pipeline.games.nba.components.cards import POSITION_NAMES
 from pipeline.games.nba.components.dice import face_context
 from pipeline.games.nba.engine.rules import push_track, shift_track

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.base import Records
+from pipeline.data.specs import Records
 from pipeline.games.nba.engine.rules import (COLOUR_OF_DIE, DICE, SKILLS, attack_points, collective, dice_to_roll,
                                              keep_best, offensive_rerolls, team_level)
 

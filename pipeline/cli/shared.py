@@ -1,0 +1,153 @@
+"""What the `pnp` commands share: the rich consoles, progress bars, usage errors, problem lists, tables, the
+`--executor` option and how a run's work was split. pipeline/cli/app.py holds the app and most commands;
+pipeline/cli/sweep.py the sweep command. Nothing here imports rich until something is printed."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from functools import lru_cache
+from typing import Optional
+
+import typer
+
+from pipeline import PROJECT_ROOT
+from pipeline.core.errors import Report, Severity
+
+
+@lru_cache(maxsize=None)
+def console(stderr: bool):
+    """rich consoles, made on first use: a quiet successful build never imports rich (~45 ms)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def err(*args, **kwargs) -> None:
+    console(True).print(*args, **kwargs)
+
+
+def out(*args, **kwargs) -> None:
+    console(False).print(*args, **kwargs)
+
+
+class RichProgress:
+    def __init__(self, bar):
+        self.bar, self.task = bar, None
+
+    def start(self, description: str, total: int) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, completed=self.bar.tasks[self.task].total, visible=False)
+        self.task = self.bar.add_task(description, total=total)
+
+    def advance(self, steps: int = 1) -> None:
+        self.bar.advance(self.task, steps)
+
+
+@contextlib.contextmanager
+def progress():
+    """Progress bars on a terminal; nothing (and no rich import) when stderr is a file or a pipe."""
+    from pipeline.core.progress import Progress
+
+    if not sys.stderr.isatty():
+        yield Progress()
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+
+    with RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console(True), transient=True) as bar:
+        yield RichProgress(bar)
+
+
+def usage(message: str) -> None:
+    err(f"[red]error:[/red] {message}")
+    raise typer.Exit(2)
+
+
+
+def print_problems(report: Report) -> None:
+    """One line per problem, then the counts; under GitHub Actions each line is followed by its annotation
+    (pipeline/cli/annotations.py), so the code host pins it on the file."""
+    if not report.problems:
+        return
+    from rich.text import Text
+
+    from pipeline.cli import annotations
+
+    top = annotations.workspace(PROJECT_ROOT) if annotations.active() else None
+    for problem in report.problems:
+        colour = "red" if problem.severity is Severity.ERROR else "yellow"
+        line = Text(problem.severity.value, style=colour)
+        line.append(f" {problem}")          # plain text: a "[range]" tag must not be read as markup
+        err(line, highlight=False)
+        if top is not None:
+            err(Text(annotations.annotation(problem, PROJECT_ROOT, top)), highlight=False)
+    err(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
+
+
+
+EXECUTOR_OPTION = typer.Option("local", "--executor", metavar="local|dask[=ADDRESS]",
+                               help="Where games are played: local processes, or Dask distributed (a LocalCluster "
+                                    "of --workers processes, or the scheduler at ADDRESS, e.g. "
+                                    "dask=tcp://127.0.0.1:8786); the results are the same.")
+
+
+def executor_of(spec: str, workers: Optional[int]):
+    """--executor as an executor (pipeline/play/executors.py); a wrong spec is a usage error."""
+    from pipeline.play import executors
+
+    try:
+        return executors.parse(spec, workers)
+    except ValueError as exc:
+        usage(str(exc))
+
+
+@contextlib.contextmanager
+def closing(pool):
+    """Stop a Dask cluster however the command ends; an executor that cannot start is one line, exit 1."""
+    from pipeline.play.executors import ExecutorError
+
+    try:
+        yield pool
+    except ExecutorError as exc:
+        err(f"error: {exc}")
+        raise typer.Exit(1) from None
+    finally:
+        pool.close()
+
+
+def show_split(loaded, splits, where: str) -> None:
+    """How the work was split, on stdout and in <where> (never in a result file: it differs between runs)."""
+    from pipeline.play import executors
+
+    split = executors.total(splits)
+    if split is None:
+        return
+    out(f"played {executors.split_line(split)}")
+    path = executors.write_split(PROJECT_ROOT / "output" / loaded.request.game / where, splits)
+    print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+
+
+
+def written(loaded, write) -> None:
+    from pipeline.render.pdf import credits
+
+    with credits(loaded.module.credited_author, loaded.module.keywords):     # the PDF's Author and Keywords
+        written = write()
+    for path in written:
+        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+
+
+def show(rows: list[list[str]], title: str) -> None:
+    """A table of text rows (header first) on stdout; nothing for a header alone."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if len(rows) < 2:
+        return
+    table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, pad_edge=False)
+    for i, head in enumerate(rows[0]):
+        table.add_column(head, justify="left" if i == 0 or head in ("bot", "what happened") else "right")
+    for row in rows[1:]:
+        table.add_row(*(Text(str(cell)) for cell in row))      # Text: a "[" from an engine is not markup
+    out(table)

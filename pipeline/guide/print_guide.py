@@ -1,0 +1,429 @@
+"""The print guide: what a playtester reads before printing a game at home, in the game's language (French).
+
+One guide per paper (output/<game>/guide-<paper>.md), from report.json's data only: what to print for
+that paper in the standard ink mode, on which paper stock, with the sheet totals of the paper bill as they
+are (never recounted); the sleeves for each card size; what to buy; the duplex calibration; the order in
+which to cut and assemble. report.md opens with the first paper's guide and keeps the developer data last.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import PurePosixPath
+
+from pipeline.guide.data import STOCK_USES, STOCKS, GameGuide, sleeve_for, stock_of, takes_a_sleeve
+from pipeline.render.markup import md_escape
+
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+TOKEN_SIDE_MM = 30.0             # below this a card-kind piece is a token, cut last
+SLEEVE_PACK = 100                # sleeves are sold by the hundred, more or less
+DICE_FILES = {"dice-nets": "patrons de dés", "dice-stickers": "autocollants de dés"}
+
+
+def paper_name(paper: str) -> str:
+    return PAPER_NAMES.get(paper, paper.upper())
+
+
+def guide_name(paper: str) -> str:
+    return f"guide-{paper}.md"
+
+
+def num(value: float) -> str:
+    """A number as French prints it: 63,5 and 88,9."""
+    return f"{value:g}".replace(".", ",")
+
+
+def size(size_mm) -> str:
+    return f"{num(size_mm[0])} × {num(size_mm[1])} mm"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def is_cards(entry: dict) -> bool:
+    """A card-kind file: a deck, a pooled deck or a pooled token sheet ('cards-tokens')."""
+    return entry.get("kind", "").split("-")[0] == "cards"
+
+
+class PaperPrint:
+    """One paper's home files in the standard ink mode: the paper bill's rows, each with its build entry."""
+
+    def __init__(self, data: dict, paper: str, guide: GameGuide):
+        self.data, self.paper, self.guide = data, paper, guide
+        self.bill = data["paper_bill"].get(paper, {"rows": [], "totals": {}})
+        self.rows = [row for row in self.bill["rows"] if not row["ink_saver"]]
+        entries = {}
+        for entry in data["outputs"]:
+            if entry.get("format") == "pnp" and entry.get("paper") == paper:
+                entries.setdefault(entry["path"], entry)
+        self.entries = [entries.get(row["path"], row) for row in self.rows]
+        self.game_folder = f"output/{data['game']}/"
+
+    def link(self, path: str) -> str:
+        """A link that works from the guide's folder, output/<game>/; paths are the project's."""
+        if path.startswith(self.game_folder):
+            return f"[{path.removeprefix(self.game_folder)}]({path.removeprefix(self.game_folder)})"
+        return f"[{path}](../{path.removeprefix('output/')})"
+
+    def members(self, entry: dict) -> list[dict]:
+        """The components a file prints: its members on a pooled sheet, else its own component."""
+        ids = entry.get("members") or [entry.get("component")]
+        return [c for c in self.data["components"] if c["id"] in ids]
+
+    def token_share(self, entry: dict) -> str:
+        """'all', 'some' or 'none' of a card-kind file's pieces are tokens (smaller than TOKEN_SIDE_MM)."""
+        if not is_cards(entry):
+            return "none"
+        sizes = [c["size_mm"] for c in self.members(entry) if c.get("size_mm")] or [entry.get("size_mm") or [99]]
+        small = [min(size_mm) < TOKEN_SIDE_MM for size_mm in sizes]
+        return "all" if all(small) else "some" if any(small) else "none"
+
+    def is_token(self, entry: dict) -> bool:
+        """A sheet of tokens (a pooled one may carry a larger piece too): cut last, with care."""
+        return self.token_share(entry) != "none"
+
+    def optional(self, row: dict) -> str | None:
+        return self.guide.optional_reason(PurePosixPath(row["path"]).stem)
+
+    def duplex(self) -> bool:
+        return any(e.get("backs_mode") == "duplex" for e in self.entries)
+
+    def calibration_sheet(self) -> str | None:
+        return next((p for p in self.data.get("calibration", []) if p.endswith(f"pnp-{self.paper}.pdf")), None)
+
+
+# --- 1. what to print ---------------------------------------------------------------------------------------------
+
+def _title(pp: PaperPrint, entry: dict) -> str:
+    if entry.get("members"):
+        return ", ".join(md_escape(c["title"]) for c in pp.members(entry))
+    return md_escape(entry.get("title", entry.get("component", "")))
+
+
+def _contents(pp: PaperPrint, entry: dict) -> str:
+    title = _title(pp, entry)
+    kind = entry.get("kind", "")
+    if is_cards(entry) and entry.get("cards"):
+        word = {"all": "jeton", "some": "élément", "none": "carte"}[pp.token_share(entry)]
+        return f"{title} ({plural(entry['cards'], word)})"
+    if kind == "board" and entry.get("tiles"):
+        return f"{title} ({plural(math.prod(entry['tiles']), 'tuile')})"
+    if kind == "dice-nets":
+        return f"{title} ({entry.get('nets', '')} patrons de dés)"
+    if kind == "dice-stickers":
+        return f"{title} ({entry.get('stickers', '')} autocollants)"
+    if entry.get("up", 1) > 1:
+        return f"{title} ({entry['up']} par feuille)"
+    return title
+
+
+def _sides(entry: dict) -> str:
+    kind, backs = entry.get("kind", ""), entry.get("backs_mode")
+    if kind == "rulebook":
+        sides = "recto verso (ou recto seul)"
+    elif backs == "duplex":
+        sides = "recto verso, bord long"
+    elif is_cards(entry) and (backs == "foldover" or entry.get("fold_pairs")):
+        sides = "recto seul, à plier"
+    else:
+        sides = "recto seul"
+    copies = entry.get("copies", 1)
+    return sides + (f", **{copies} exemplaires**" if copies > 1 else "")
+
+
+def what_to_print(pp: PaperPrint) -> list[str]:
+    name = paper_name(pp.paper)
+    lines = [f"## 1. À imprimer sur {name}", "",
+             "Imprimez à **100 %** (« taille réelle », jamais « ajuster à la page ») : la barre en bas de "
+             "chaque feuille doit mesurer 50 mm.", "",
+             "| à imprimer | fichier | pages | impression | papier | feuilles |", "|---|---|---:|---|---|---:|"]
+    for row, entry in zip(pp.rows, pp.entries):
+        reason = pp.optional(row)
+        what = _contents(pp, entry) + (" — *facultatif*" if reason else "")
+        lines.append(f"| {what} | {pp.link(row['path'])} | {entry.get('pages', '')} | {_sides(entry)} | "
+                     f"{STOCKS[stock_of(row['kind'])]} | {row['double_sided']} |")
+    lines += [""] + sheet_totals(pp) + optional_files(pp) + ink_saver_note(pp)
+    if any(e.get("format") == "print" for e in pp.data["outputs"]):
+        lines += ["Chez un imprimeur : les fichiers du dossier `print/` (une face par page, 3 mm de fond perdu) "
+                  "remplacent ceux-ci.", ""]
+    return lines
+
+
+def stock_subtotals(pp: PaperPrint) -> dict[str, dict]:
+    """Sheets by paper stock, in the order of STOCKS: double- and single-sided, and what prints on it."""
+    found: dict[str, dict] = {}
+    for row, entry in zip(pp.rows, pp.entries):
+        stock = found.setdefault(stock_of(row["kind"]), {"double": 0, "single": 0, "titles": []})
+        stock["double"] += row["double_sided"]
+        stock["single"] += row["single_sided"]
+        stock["titles"].append(DICE_FILES.get(row["kind"]) or _title(pp, entry))
+    return {key: found[key] for key in STOCKS if key in found}
+
+
+def sheet_totals(pp: PaperPrint) -> list[str]:
+    total = pp.bill.get("totals", {}).get("standard")
+    if not total:
+        return []
+    stated = f"**En tout : {plural(total['double_sided'], 'feuille')} {paper_name(pp.paper)}**"
+    if total["single_sided"] != total["double_sided"]:
+        stated += (f" si votre imprimante imprime en recto verso ; {total['single_sided']} sinon (les versos sur "
+                   f"des feuilles à part, collées dos à dos)")
+    lines = [stated + ". Par papier :", ""]
+    for key, stock in stock_subtotals(pp).items():
+        lines.append(f"- {STOCKS[key]} : **{plural(stock['double'], 'feuille')}**"
+                     + (f" ({stock['single']} en recto seul)" if stock["single"] != stock["double"] else "")
+                     + f" — {', '.join(dict.fromkeys(stock['titles']))}")
+    return lines + [""]
+
+
+def optional_files(pp: PaperPrint) -> list[str]:
+    reasons: dict[str, list[dict]] = {}
+    for row in pp.rows:
+        if pp.optional(row):
+            reasons.setdefault(pp.optional(row), []).append(row)
+    if not reasons:
+        return []
+    total = pp.bill["totals"]["standard"]
+    skipped = sum(row["double_sided"] for rows in reasons.values() for row in rows)
+    lines = ["Facultatif :", ""]
+    lines += [f"- {' ou '.join(pp.link(row['path']) for row in rows)} : {'inutiles' if len(rows) > 1 else 'inutile'} "
+              f"si vous utilisez {reason}." for reason, rows in reasons.items()]
+    return lines + ["", f"Sans les fichiers facultatifs : **{plural(total['double_sided'] - skipped, 'feuille')}**.",
+                    ""]
+
+
+def ink_saver_note(pp: PaperPrint) -> list[str]:
+    totals = pp.bill.get("totals", {})
+    if "ink_saver" not in totals:
+        return [f"Ces fichiers sont en couleurs. Pour économiser l'encre : `pnp build {pp.data['game']} --ink-saver` "
+                f"écrit aussi des versions à fond blanc (`…-ink-saver.pdf`) des cartes et plateaux.", ""]
+    standard, saver = totals["standard"], totals["ink_saver"]
+    return [f"Ces fichiers sont en couleurs. Pour économiser l'encre, les cartes et plateaux existent aussi en "
+            f"version `…-ink-saver.pdf` (fond blanc, contours) : imprimées à la place, elles prennent autant de "
+            f"feuilles et environ {num(round(saver['ink_pages_5pc']))} pages d'encre au lieu de "
+            f"{num(round(standard['ink_pages_5pc']))} (en pages couvertes à 5 %, l'unité des rendements de "
+            f"cartouche).", ""]
+
+
+# --- 2. sleeves, 3. what to buy ----------------------------------------------------------------------------------
+
+def sleeve_sizes(data: dict) -> list[dict]:
+    """One row per card size that takes sleeves: the size, the cards, how many, the sleeve sold for it."""
+    sizes: dict[tuple, dict] = {}
+    for component in data["components"]:
+        if takes_a_sleeve(component):
+            key = tuple(sorted(component["size_mm"]))
+            row = sizes.setdefault(key, {"size_mm": list(key), "titles": [], "count": 0,
+                                         "sleeve": sleeve_for(key)})
+            row["titles"].append(component["title"])
+            row["count"] += component.get("count") or 0
+    return list(sizes.values())
+
+
+def sleeve_text(row: dict) -> str:
+    if row["sleeve"] is None:
+        short, long = row["size_mm"]
+        return (f"pas de format courant pour {size(row['size_mm'])} : des manchons d'au moins "
+                f"{num(math.ceil(short + 1))} × {num(math.ceil(long + 1))} mm, ou pas de manchon")
+    (width, height), name = row["sleeve"]
+    return f"« {name} », vendus pour des cartes de {size((width, height))}"
+
+
+def sleeves(data: dict) -> list[str]:
+    rows = sleeve_sizes(data)
+    lines = ["## 2. Manchons", ""]
+    if not rows:
+        return lines + ["Aucune carte de ce jeu ne se met en manchon.", ""]
+    lines += ["Facultatifs, mais des cartes en manchon se mélangent mieux et ne s'usent pas. Les manchons se "
+              "vendent par la taille des cartes qu'ils reçoivent :", "",
+              "| cartes | taille | nombre | manchons |", "|---|---|---:|---|"]
+    for row in rows:
+        lines.append(f"| {', '.join(md_escape(t) for t in row['titles'])} | {size(row['size_mm'])} | "
+                     f"{row['count']} | {sleeve_text(row)} |")
+    return lines + ["", "Avec des manchons, les cartes peuvent aussi s'imprimer sur du papier 80 g, glissé devant une "
+                        "vieille carte à jouer : aussi rigide, moins de bristol.", ""]
+
+
+def shopping(pp: PaperPrint) -> list[str]:
+    lines = ["## 3. À acheter ou à réunir", "", "| quoi | combien | pour quoi |", "|---|---:|---|"]
+    name = paper_name(pp.paper)
+    optional_stocks = {stock_of(r["kind"]) for r in pp.rows} - {stock_of(r["kind"]) for r in pp.rows
+                                                                  if not pp.optional(r)}
+    for key, stock in stock_subtotals(pp).items():
+        lines.append(f"| {STOCKS[key].capitalize()}, format {name}"
+                     f"{' (facultatif)' if key in optional_stocks else ''} | {plural(stock['double'], 'feuille')} | "
+                     f"{STOCK_USES[key]} |")
+    for row in sleeve_sizes(pp.data):
+        packs = math.ceil(row["count"] / SLEEVE_PACK)
+        what = row["sleeve"][1] if row["sleeve"] else f"au moins {size(row['size_mm'])}"
+        lines.append(f"| Manchons {what} (facultatif) | {row['count']} (≈ {plural(packs, 'paquet')} de "
+                     f"{SLEEVE_PACK}) | {', '.join(md_escape(t) for t in row['titles'])} |")
+    for item in pp.guide.shopping:
+        lines.append(f"| {md_escape(item['item'])} | {md_escape(item.get('quantity', ''))} | "
+                     f"{md_escape(item.get('note', ''))} |")
+    kinds = {entry.get("kind") for entry in pp.entries}
+    lines.append("| Cutter, règle métallique, tapis de coupe (ou un massicot) | 1 | découper sur les traits |")
+    if kinds & {"board", "dice-nets"} or any(e.get("backs_mode") == "foldover" or e.get("fold_pairs")
+                                             for e in pp.entries):
+        lines.append("| Colle en bâton | 1 | assembler les plateaux, les dés ou les jetons pliés |")
+    if "rulebook" in kinds:
+        lines.append("| Agrafeuse ou classeur | 1 | tenir les règles |")
+    return lines + [""] + ([f"- {md_escape(note)}" for note in pp.guide.notes] + [""] if pp.guide.notes else [])
+
+
+# --- 4. calibration, 5. cutting and assembly -------------------------------------------------------------------
+
+def calibration(pp: PaperPrint) -> list[str]:
+    lines = ["## 4. Avant le premier recto verso : calibrer l'imprimante", ""]
+    sheet = pp.calibration_sheet()
+    if not pp.duplex():
+        return lines + ["Aucun fichier de cette construction ne s'imprime en recto verso : rien à calibrer.", ""]
+    if sheet is None:
+        return lines + [f"Relancez `pnp build {pp.data['game']} --paper {pp.paper}` pour obtenir la feuille de "
+                        f"calibrage avant d'imprimer en recto verso.", ""]
+    x, y = pp.data["options"]["back_offset_mm"]
+    used = (f"Ces fichiers ont été faits avec `--back-offset {x:g},{y:g}`." if (x, y) != (0, 0)
+            else "Ces fichiers ont été faits sans décalage.")
+    return lines + [
+        "Sur beaucoup d'imprimantes, le verso ne tombe pas exactement derrière le recto. Une fois par "
+        "imprimante :", "",
+        f"1. Imprimez {pp.link(sheet)} en recto verso (retournement bord long), à 100 %.",
+        "2. Regardez la feuille à contre-jour : la croix rouge du verso croise les deux règles graduées du recto. "
+        "Lisez les deux nombres, X puis Y, en mm et avec leur signe.",
+        f"3. Refaites les fichiers avec ce décalage : `pnp build {pp.data['game']} --paper {pp.paper} "
+        f"--back-offset X,Y`. Les repères des coins disent si l'imprimante tourne ou agrandit aussi le verso, "
+        f"ce qu'un décalage ne corrige pas.", "", used, ""]
+
+
+def _titles(pp: PaperPrint, entries: list[dict]) -> str:
+    return ", ".join(dict.fromkeys(_title(pp, e) for e in entries))
+
+
+def _board_step(pp: PaperPrint, boards: list[dict]) -> str:
+    listed = ", ".join(f"{md_escape(b.get('title', ''))} ({pp.link(b['path'])}"
+                       + (f", {plural(math.prod(b['tiles']), 'tuile')}" if b.get("tiles") else "")
+                       + (f", à monter **{b['copies']} fois**" if b.get("copies", 1) > 1 else "") + ")"
+                       for b in boards)
+    return (f"**Plateaux d'abord**, la colle sèche pendant que vous découpez le reste : {listed}. Coupez chaque "
+            f"tuile sur sa ligne pointillée, posez-la sur la bande hachurée de sa voisine (recouvrement de "
+            f"{num(boards[0].get('overlap_mm', 10))} mm) en faisant coïncider les cibles, dans l'ordre du plan de "
+            f"montage, et collez. Laissez sécher à plat sous des livres.")
+
+
+def _card_step(pp: PaperPrint, cards: list[dict]) -> str:
+    shared = any(e.get("bleed_mode") == "shared-cut" for e in cards)
+    text = f"**Cartes** ({_titles(pp, cards)}) : "
+    if any(e.get("backs_mode") == "foldover" for e in cards):
+        text += ("pliez d'abord chaque feuille sur sa ligne de pli, collez-la sur toute sa surface et laissez-la "
+                 "sécher sous un livre (recto et verso restent alignés) ; ensuite ")
+    text += ("coupez les longs traits qui traversent toute la feuille, puis les courts ; les cartes se touchent, "
+             "un trait en sépare deux." if shared else "coupez chaque carte sur ses traits.")
+    if any(e.get("backs_mode") == "duplex" for e in cards):
+        text += (" Avant de couper une feuille recto verso, regardez-la à contre-jour : un verso décalé de plus "
+                 "d'un millimètre demande un calibrage (section 4).")
+    return text + (" Puis glissez-les dans leurs manchons (section 2)." if sleeve_sizes(pp.data) else "")
+
+
+def _token_step(pp: PaperPrint, tokens: list[dict]) -> str:
+    text = (f"**Jetons et pions** ({_titles(pp, tokens)}) ensuite, les plus petits : coupez la feuille en bandes, "
+            "puis chaque bande en carrés, au cutter et à la règle métallique.")
+    if any(e.get("fold_pairs") for e in tokens):
+        text += (" Un jeton à deux faces est imprimé à côté de son dos : découpez la paire d'un seul tenant, pliez-la "
+                 "sur sa ligne pointillée (les petits triangles gris la montrent) et collez les deux moitiés "
+                 "l'une contre l'autre ; le dos tombe juste derrière sa face, quelle que soit l'imprimante.")
+    if any(e.get("backs_mode") == "foldover" for e in tokens):
+        text += (" Une feuille à plier se plie sur sa ligne de pli et se colle, toute la surface, avant d'être "
+                 "découpée : recto et verso restent alignés.")
+    if any(e.get("backs_mode") == "duplex" for e in tokens):
+        text += " Un jeton recto verso se vérifie à contre-jour avant la découpe."
+    return text
+
+
+def _dice_step(pp: PaperPrint, entry: dict) -> str:
+    printed = ", si vous les imprimez" if pp.optional(entry) else ""
+    if entry["kind"] == "dice-nets":
+        return (f"**Dés à plier** ({pp.link(entry['path'])}{printed}) : {entry.get('nets', '')} patrons de dés de "
+                f"{num(entry.get('face_mm', 16))} mm, {entry.get('nets_per_page', '')} par page ; découpez le "
+                "contour plein, marquez les pointillés à la règle, pliez et collez les languettes grises à "
+                "l'intérieur.")
+    return (f"**Autocollants de dés** ({pp.link(entry['path'])}{printed}) : {entry.get('stickers', '')} "
+            f"autocollants de {num(entry.get('sticker_mm', 13))} mm pour des dés vierges de 16 mm ; coupez les "
+            "bandes entre les repères, puis les carrés. Faces opposées : 1 et 6, 2 et 5, 3 et 4.")
+
+
+def assembly(pp: PaperPrint) -> list[str]:
+    """Boards first (their glue dries meanwhile), then cards, tokens (the smallest), dice, pages, rules."""
+    entries, steps = pp.entries, []
+    boards = [e for e in entries if e.get("kind") == "board"]
+    cards = [e for e in entries if is_cards(e) and not pp.is_token(e)]
+    tokens = [e for e in entries if pp.is_token(e)]
+    pages = [e for e in entries if e.get("kind") == "pages"]
+    if boards:
+        steps.append(_board_step(pp, boards))
+    if cards:
+        steps.append(_card_step(pp, cards))
+    if tokens:
+        steps.append(_token_step(pp, tokens))
+    steps += [_dice_step(pp, e) for e in entries if e.get("kind") in DICE_FILES]
+    halves = [e for e in pages if e.get("up", 1) > 1]
+    if halves:
+        steps.append(f"**{_titles(pp, halves)}** : {halves[0]['up']} exemplaires par feuille, coupez-la en deux.")
+    whole = [e for e in pages if e.get("up", 1) == 1]
+    if whole:
+        steps.append(f"**{_titles(pp, whole)}** : rien à couper. Gardez un original de chaque feuille à remplir "
+                     "pour la photocopier.")
+    if any(e.get("kind") == "rulebook" for e in entries):
+        steps.append("**Règles** : agrafez-les ou rangez-les dans un classeur.")
+    steps += [md_escape(step) for step in pp.guide.assembly]
+    return ["## 5. Découpe et assemblage, dans l'ordre", ""] + [f"{i}. {s}" for i, s in enumerate(steps, 1)] + [""]
+
+
+# --- 6. the edition mark --------------------------------------------------------------------------------------
+
+IDS_NAME = "ids.md"             # output/<game>/ids.md: every card's id, the appendix the guide points to
+
+
+def edition(data: dict) -> list[str]:
+    """What the small grey mark on every card and page says, and how to name a card in a comment."""
+    mark = data.get("edition")
+    if not mark:
+        return []
+    example = mark["cards"][0]["id"] if mark["cards"] else "3f2a"
+    return ["## 6. Marque d'édition : signaler une carte", "",
+            f"Chaque carte, jeton, plateau et feuille porte, en tout petits caractères gris près d'un bord, le nom "
+            f"du jeu, l'édition et l'identifiant de la carte : « {md_escape(data['title'])} · "
+            f"{md_escape(mark['version'])} · {example} ». Les pages portent le nom du jeu et l'édition dans leur "
+            "en-tête. L'identifiant ne change que si les données de la carte changent : deux impressions de la "
+            "même carte gardent le même, une carte modifiée en reçoit un nouveau.", "",
+            f"Pour un commentaire, nommez la carte par son identifiant (« carte {example} ») et l'édition. "
+            f"La liste de toutes les cartes avec leur identifiant : [{IDS_NAME}]({IDS_NAME}).", ""]
+
+
+def ids_markdown(title: str, version: str, rows: list[tuple[str, str, str, str]]) -> str:
+    """output/<game>/ids.md: (component, card, workbook row, id) rows, in the order the build lays them out."""
+    lines = [f"# {md_escape(title)} — identifiants des cartes, édition {md_escape(version)}", "",
+             "L'identifiant imprimé dans la marque d'édition de chaque carte (« carte 3f2a » dans un "
+             "commentaire). Il ne change que si les données de la carte changent.", "",
+             "| élément | carte | ligne du classeur | identifiant |", "|---|---|---|---|"]
+    lines += [f"| {md_escape(component)} | {md_escape(card)} | {md_escape(row)} | `{short}` |"
+              for component, card, row, short in rows]
+    return "\n".join(lines) + "\n"
+
+
+# --- the whole guide -------------------------------------------------------------------------------------------
+
+def guide_lines(data: dict, paper: str, guide: GameGuide) -> list[str]:
+    """The guide of one paper, headings and all."""
+    pp = PaperPrint(data, paper, guide)
+    others = [p for p in data["paper_bill"] if p != paper]
+    lines = [f"# {md_escape(data['title'])} — guide d'impression, papier {paper_name(paper)}", "",
+             "Tout ce qu'il faut pour imprimer, découper et monter ce prototype chez soi, dans l'ordre."]
+    lines += [f"Vous imprimez sur {paper_name(p)} ? Ouvrez [{guide_name(p)}]({guide_name(p)})." for p in others]
+    lines.append("")
+    return (lines + what_to_print(pp) + sleeves(data) + shopping(pp) + calibration(pp) + assembly(pp)
+            + edition(data))
+
+
+def guide_markdown(data: dict, paper: str, guide: GameGuide) -> str:
+    return "\n".join(guide_lines(data, paper, guide)) + "\n"
