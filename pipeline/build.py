@@ -24,16 +24,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.cache import BuildCache, BuildStats
 from pipeline.cache.writes import write_unit
 from pipeline.core.config import BuildConfig
-from pipeline.core.errors import PipelineError, Report
 from pipeline.core.edition import card_id, short_ids, version_of
-from pipeline.games import load_game
-from pipeline.data.specs import CardDeck, Component, GameModule, Records
+from pipeline.core.errors import PipelineError, Report
 from pipeline.core.output import file_list, recording, remove_leftovers, remove_stale
 from pipeline.core.progress import Progress
+from pipeline.data.specs import CardDeck, Component, GameModule, Records
+from pipeline.games import load_game
+from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
 from pipeline.validate import validate_game

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.play import gates as balance
 from pipeline.core.errors import PipelineError, Report, SourceRef
-from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import Simulation
-from pipeline.play.contract import blame_rows, with_rules
-from pipeline.data.manifest import COMPONENTS_SPEC, check_manifest
-from pipeline.data.params import read_rules
 from pipeline.core.paths import resolve_inside
 from pipeline.core.progress import Progress
+from pipeline.data.manifest import COMPONENTS_SPEC, check_manifest
+from pipeline.data.params import read_rules
 from pipeline.data.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
 from pipeline.data.sheets import display_path, read_csv, read_workbook
+from pipeline.data.specs import GameModule, Records
+from pipeline.play import gates as balance
+from pipeline.play.contract import Simulation, blame_rows, with_rules
 from pipeline.play.driver import DEFAULT_MAX_STEPS, SimulationResult, simulate
 
 STAGES = ("structure", "cells", "rows", "manifest", "rules", "play")

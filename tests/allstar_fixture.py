@@ -81,9 +81,9 @@ def workbook_data() -> GameData | None:
     if not WORKBOOK.exists():
         return None
     from pipeline.core.errors import Report
+    from pipeline.data.params import read_parameters
     from pipeline.games import REGISTRY
     from pipeline.games.allstar import schema
-    from pipeline.data.params import read_parameters
     report = Report()
     if "allstar" in REGISTRY:
         from pipeline.games import load_game

@@ -11,13 +11,13 @@ from pathlib import Path
 import pdfplumber
 
 from pipeline.core.errors import Report
-from pipeline.data.specs import GameModule, Records, RulebookSpec
-from pipeline.kinds import rulebook as rulebook_kind
 from pipeline.core.printing import PrintOptions
 from pipeline.core.progress import Progress
+from pipeline.data.specs import GameModule, Records, RulebookSpec
+from pipeline.kinds import rulebook as rulebook_kind
+from pipeline.render.faces.primitives import Group, Text
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.faces.primitives import Group, Text
 from pipeline.render.rulebook.book import write_rulebook
 from pipeline.validate import load_records
 from tests.conftest import ROOT

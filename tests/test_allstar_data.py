@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.core.errors import Report
 from pipeline.games.allstar import checks
-from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ICONS, ORDERS, PLAYOFF_POINTS, RULE_PARAMETERS, RULES,
+from pipeline.games.allstar.schema import (ARENAS, HOCKEY, ICONS, ORDERS, PLAYOFF_POINTS, RULES, RULE_PARAMETERS,
                                            SPECIES, SYMBOLS, TIEBREAK_SIDES)
 from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook
@@ -28,8 +28,8 @@ def _rule_checks(records, report):
 
 def allstar_game(root: Path):
     """The registered game with its data file under `root`; built from the schema while it is not registered."""
-    from pipeline.data.specs import GameModule
     from pipeline.data.manifest import COMPONENTS_SPEC
+    from pipeline.data.specs import GameModule
 
     return GameModule(
         id="allstar", title="All-Star Draft", data_files=(root / "sheets" / "allstar.xlsx",),

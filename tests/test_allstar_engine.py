@@ -14,10 +14,9 @@ from itertools import combinations
 import pytest
 
 from pipeline.games.allstar.bots import BOTS, DraftBot, RandomBot, best_team
-from pipeline.games.allstar.engine import (
-    CHANCE, TERMINAL, GameData, State, arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house,
-    is_straight, new_game, power, single_key, team_key,
-)
+from pipeline.games.allstar.engine import (CHANCE, GameData, State, TERMINAL, arena_key, bus_column, competition_ranks,
+                                           has_all_symbols, is_full_house, is_straight, new_game, power, single_key,
+                                           team_key)
 from pipeline.games.allstar.engine.data import PHASE_NAMES
 from tests.allstar_fixture import PARAMS, fixture_data, fixture_rows, workbook_data
 from tests.playout import play, run, sample

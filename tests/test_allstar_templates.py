@@ -12,16 +12,14 @@ import pypdfium2
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.core.units import MM
 from pipeline.games.allstar.components import fan_track, supporter_side
-from pipeline.games.allstar.schema import ARENAS as ARENAS_SHEET
-from pipeline.games.allstar.schema import COLORADD, ICONS, RULE_PARAMETERS
-from pipeline.games.allstar.schema import SPECIES as SPECIES_SHEET
-from pipeline.games.allstar.schema import SYMBOLS as SYMBOLS_SHEET
+from pipeline.games.allstar.schema import (ARENAS as ARENAS_SHEET, COLORADD, ICONS, RULE_PARAMETERS,
+                                           SPECIES as SPECIES_SHEET, SYMBOLS as SYMBOLS_SHEET)
 from pipeline.render.faces.art import ArtLibrary, natural_size
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.core.units import MM
 
 GAME_DIR = PROJECT_ROOT / "templates" / "allstar"
 CARD = {"index": 1, "copy": 1, "copies": 1}

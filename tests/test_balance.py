@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.play import gates as balance
-from pipeline.simulation import gates as balance_report
-from pipeline.play.gates import FAILS, HOLDS, UNDECIDED, Gate, Metric, games_needed, judge
 from pipeline.core.errors import Report
 from pipeline.games import load_game
+from pipeline.play import gates as balance
+from pipeline.play.gates import FAILS, Gate, HOLDS, Metric, UNDECIDED, games_needed, judge
 from pipeline.play.metrics import Measure
+from pipeline.simulation import gates as balance_report
 from pipeline.simulation.run import check_balance
 from tests.conftest import ROOT, edit_workbook, validate_game
 from tests.workbook_damage import lines

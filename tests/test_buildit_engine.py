@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.games.buildit.bots import BOTS, HeuristicBot, RandomBot
-from tests.playout import play, sample
-from pipeline.games.buildit.engine import CHANCE, TERMINAL, GameData, State, new_game, plot_index, plot_name
+from pipeline.games.buildit.engine import CHANCE, GameData, State, TERMINAL, new_game, plot_index, plot_name
 from pipeline.games.buildit.engine.data import FREE, KINDS
+from tests.playout import play, sample
 from tests.scenarios.buildit import workbook_data
 
 OUTCOME_KEYS = {"scores", "gold", "winners", "end_reason", "rounds", "turns", "cap", "counters", "blame"}

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from pipeline.games.buildit.engine import geometry
 from pipeline.games.buildit.checks import gold_distribution, summary
+from pipeline.games.buildit.engine import geometry
 from tests.conftest import ROOT, validate_buildit
 
 

@@ -11,13 +11,13 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.core.errors import Report
+from pipeline.core.units import MM
+from pipeline.data.params import read_parameters
 from pipeline.games import load_game
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.data.params import read_parameters
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.core.units import MM
 from pipeline.validate import load_records
 
 GAME_DIR = PROJECT_ROOT / "templates" / "buildit"

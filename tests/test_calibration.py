@@ -14,8 +14,8 @@ import pikepdf
 import pytest
 
 from pipeline.core.errors import PipelineError
-from pipeline.render.sheets.calibration import write_calibration
 from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.sheets.calibration import write_calibration
 from tests.conftest import ROOT, copy_project, run_cli
 from tests.printcheck import MISSING, PDFCHECK, pdfcheck
 from tests.test_imposition import cards_on, deck, write

@@ -493,8 +493,8 @@ def test_shipped_workbook_has_the_designer_comforts():
     """Written by pipeline/data/workbook.py: every header documented, the header frozen, enums as dropdowns."""
     import openpyxl
 
-    from pipeline.games.challengers import schema
     from pipeline.data.workbook import column_note
+    from pipeline.games.challengers import schema
 
     book = openpyxl.load_workbook(ROOT / BOOK)
     for spec in (schema.SETS, schema.CARDS, schema.CARD_OPS, schema.STARTER, schema.SCHEDULE, schema.TROPHIES,

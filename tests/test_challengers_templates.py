@@ -11,11 +11,11 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.core.units import MM
 from pipeline.data.specs import CardDeck, PageSpec
 from pipeline.games.challengers.components.cards import KEYWORDS, POKER
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.secret_tokens import public_sides_differ
-from pipeline.core.units import MM
 from tests.conftest import built_game
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 

@@ -20,21 +20,21 @@ import pikepdf
 import pytest
 
 from pipeline.build import build
-from pipeline.kinds.prepare import lay_out, plan
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report, SourceRef
-from pipeline.games import load_game
-from pipeline.data.specs import DiceSpec, GameModule
-from pipeline.games.nba.components.dice import contrast, dice_components
-from pipeline.games.nba.schema import DICE_SHEET, SKILL_SHEET
-from pipeline.data.manifest import COMPONENTS_SPEC
 from pipeline.core.printing import PrintOptions
 from pipeline.core.progress import Progress
-from pipeline.render.sheets.dice import write_nets, write_stickers
+from pipeline.data.manifest import COMPONENTS_SPEC
+from pipeline.data.schema import Record
+from pipeline.data.specs import DiceSpec, GameModule
+from pipeline.games import load_game
+from pipeline.games.nba.components.dice import contrast, dice_components
+from pipeline.games.nba.schema import DICE_SHEET, SKILL_SHEET
+from pipeline.kinds.prepare import lay_out, plan
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
+from pipeline.render.sheets.dice import write_nets, write_stickers
 from pipeline.render.sheets.pages import FITS_BOTH_MM, write_pages
-from pipeline.data.schema import Record
 from tests.conftest import ROOT, copy_project
 from tests.printcheck import PDFCHECK
 

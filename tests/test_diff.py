@@ -11,9 +11,9 @@ import openpyxl
 import pdfplumber
 import pytest
 
+from pipeline.core.errors import PipelineError, Report
 from pipeline.diff.changes import ADDED, CHANGED, REMOVED
 from pipeline.diff.output import diff_game
-from pipeline.core.errors import PipelineError, Report
 from pipeline.render.sheets.facediff import OUTLINE
 from tests.conftest import copy_project, run_cli, set_cell
 
@@ -207,11 +207,11 @@ def test_the_rulebook_pages_listed_hold_the_changed_rule(diffed, repo):
 def test_a_row_changed_in_a_column_the_card_does_not_print_is_data_only():
     from types import SimpleNamespace
 
+    from pipeline.core.errors import SourceRef
+    from pipeline.data.schema import Record
+    from pipeline.data.specs import CardDeck, FaceSpec
     from pipeline.diff.changes import DATA_ONLY, compare
     from pipeline.diff.versions import Card, Version
-    from pipeline.core.errors import SourceRef
-    from pipeline.data.specs import CardDeck, FaceSpec
-    from pipeline.data.schema import Record
 
     def version(notes: str, key: str) -> Version:
         ref = SourceRef("game.xlsx", "cards", 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from pipeline.diff.changes import ADDED, CHANGED, DATA_ONLY, REMOVED, CardChange, Changes, FieldChange
+from pipeline.diff.changes import ADDED, CHANGED, CardChange, Changes, DATA_ONLY, FieldChange, REMOVED
 from pipeline.diff.summary import append, escape, failure, section
 
 

@@ -10,16 +10,16 @@ import pdfplumber
 import pytest
 
 from pipeline.build import build, edition_of
-from pipeline.kinds.prepare import identified
 from pipeline.core.config import BuildConfig
 from pipeline.core.edition import card_id, data_id, mark_text, short_ids
 from pipeline.core.errors import Report
+from pipeline.core.units import MM
 from pipeline.games import REGISTRY, load_game
-from pipeline.render.faces.edition_mark import GREY, MARK_GREYS, SIZE, Edition, mark_grey, safe_margin_mm, stamp
+from pipeline.kinds.prepare import identified
+from pipeline.render.faces.edition_mark import Edition, GREY, MARK_GREYS, SIZE, mark_grey, safe_margin_mm, stamp
+from pipeline.render.faces.layout import TemplateLoader
 from pipeline.render.faces.renderer import FaceLayout
 from pipeline.render.fonts import default_fonts
-from pipeline.render.faces.layout import TemplateLoader
-from pipeline.core.units import MM
 from pipeline.validate import load_records
 from tests.conftest import copy_project, edit_workbook, set_cell
 from tests.test_safe_zone import laid_out_faces, measured_pages

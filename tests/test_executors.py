@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.play import executors
 from pipeline.core.errors import Report
+from pipeline.play import executors
 from pipeline.play.driver import BATCH_SIZE, Batch, GameSource, Shipped, run_batch, run_shipped, simulate_runs
 from pipeline.simulation.run import Request, game_engine, load, load_simulation, run
 from tests.conftest import run_cli

@@ -294,8 +294,8 @@ def test_shipped_workbook_has_the_designer_comforts():
     """Written by pipeline/data/workbook.py: every header documented, every enum a dropdown, the header frozen."""
     import openpyxl
 
-    from pipeline.games.fightball import schema
     from pipeline.data.workbook import column_note
+    from pipeline.games.fightball import schema
 
     book = openpyxl.load_workbook(ROOT / BOOK)
     for spec in (schema.TEAMS, schema.PLAYERS, schema.SHOTS, schema.EFFECTS, schema.EFFECT_OPS):

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.games.fightball.bots import AHEAD_BAR, BOTS, USEFUL, HeuristicBot, best_place
+from pipeline.games.fightball.bots import AHEAD_BAR, BOTS, HeuristicBot, USEFUL, best_place
 from pipeline.games.fightball.engine import CHANCE, evaluate_stack, new_game
 from pipeline.games.fightball.engine.data import BALL, BUZZ, EFFECT, PLAYER, SHOT, legal_attack_cell
-from pipeline.games.fightball.engine.scoring import (DONE, FALSE_START, FOULED, HURRIED_SHOT, PLAY, TOO_LATE,
-                                                     finish, read_stack)
+from pipeline.games.fightball.engine.scoring import (DONE, FALSE_START, FOULED, HURRIED_SHOT, PLAY, TOO_LATE, finish,
+                                                     read_stack)
 from tests.fightball_fixture import fixture_data, fixture_rows, workbook_records
 from tests.playout import play, sample
 
@@ -297,10 +297,9 @@ def test_the_workbook_plays_with_both_bots():
     records = workbook_records()
     if records is None:
         pytest.skip("sheets/fightball.xlsx is not there yet")
-    from pipeline.games.fightball import game_data, nominal
+    from pipeline.games.fightball import SIMULATION, game_data, nominal
     from pipeline.play.contract import with_rules
     from pipeline.play.driver import play as drive
-    from pipeline.games.fightball import SIMULATION
     data = game_data(records)
     assert data.size == (43, 43)                # 44-card decks, the BUZZ apart
     assert 0 < nominal(records)["plays:valid/plays:complete"] < 1

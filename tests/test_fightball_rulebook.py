@@ -13,8 +13,8 @@ import pdfplumber
 import pytest
 
 from pipeline.core.errors import Report
-from pipeline.games import load_game
 from pipeline.data.specs import RulebookSpec
+from pipeline.games import load_game
 from pipeline.games.fightball.rulebook import parameters, rulebook_context
 from pipeline.games.fightball.rulebook.examples import nine_stacks, scorer
 from pipeline.render.fonts import default_fonts

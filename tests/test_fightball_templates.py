@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
+from pipeline.core.units import MM
 from pipeline.data.specs import BoardSpec, CardDeck, PageSpec
 from pipeline.games.fightball.components import POKER, ZONE_COLOURS
 from pipeline.games.fightball.engine.data import LAYOUT
-from pipeline.core.units import MM
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 
 TEMPLATES_PER_TEAM = {"player.yaml": 16, "ball.yaml": 9, "shot.yaml": 10, "effect.yaml": 8, "buzz.yaml": 1}

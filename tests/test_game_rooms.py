@@ -53,8 +53,7 @@ def test_the_template_a_new_game_copies_has_the_rooms_and_plays():
     action without changing, and replays a seed."""
     from dataclasses import replace
 
-    from pipeline.games._template import SIMULATION
-    from pipeline.games._template import engine as template
+    from pipeline.games._template import SIMULATION, engine as template
     from pipeline.play.driver import flag_of, play
 
     rooms = _rooms(GAMES / "_template")

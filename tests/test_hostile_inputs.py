@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, copy_project, run_cli
-from tests.hostile import MODULES, Case
+from tests.hostile import Case, MODULES
 
 
 def _cases() -> list:

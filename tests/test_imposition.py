@@ -17,10 +17,10 @@ from PIL import Image
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM, mm
 from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets.imposition import write_png, write_pnp, write_print
 from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, MARK_MIN, choose_plan, crop_marks
-from pipeline.core.units import MM, PAPERS_MM, mm
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 POKER = (63.5, 88.9)

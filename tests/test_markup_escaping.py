@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from reportlab.platypus import Paragraph
 
-from pipeline.render.rulebook import markdown as md
+from pipeline.render.faces.text import tokenize
 from pipeline.render.fonts import default_fonts
 from pipeline.render.markup import md_escape, shield
+from pipeline.render.rulebook import markdown as md
 from pipeline.render.rulebook.source import render_chapters
 from pipeline.render.rulebook.style import Styles, markup
-from pipeline.render.faces.text import tokenize
 
 # printable text of any script, punctuation and symbols: what a cell holds (control characters aside)
 TEXT = st.text(st.characters(categories=("L", "N", "P", "S", "Zs"), exclude_characters="\xa0\u202f"),

@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.errors import Report
+from pipeline.data.params import read_parameters
 from pipeline.games import load_game
 from pipeline.games.nba import checks
-from pipeline.games.nba.checks import example as checks_example
-from pipeline.games.nba.checks import rules as checks_rules
+from pipeline.games.nba.checks import example as checks_example, rules as checks_rules
 from pipeline.games.nba.engine.rules import normal_turns, offensive_rerolls, team_level
 from pipeline.games.nba.schema import DICE, POSITIONS, RULE_PARAMETERS, SKILLS
-from pipeline.data.params import read_parameters
 from pipeline.validate import load_records
 from tests.conftest import ROOT, edit_workbook
 

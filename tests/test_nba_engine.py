@@ -16,7 +16,7 @@ import pytest
 from pipeline import PROJECT_ROOT
 import pipeline.games.nba as nba_play
 from pipeline.games.nba.bots import BOTS, HeuristicBot, RandomBot, cheapest_payment
-from pipeline.games.nba.engine import CHANCE, TERMINAL, State, new_game
+from pipeline.games.nba.engine import CHANCE, State, TERMINAL, new_game
 from pipeline.games.nba.engine.actions import minimal_payments
 from pipeline.games.nba.engine.data import SKILL_INDEX
 from pipeline.games.nba.engine.rules import expected_best, normal_turns

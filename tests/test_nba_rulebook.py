@@ -12,18 +12,18 @@ import pypdfium2
 import pytest
 
 from pipeline.core.errors import Report, Severity
-from pipeline.games import load_game
+from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.data.specs import RulebookSpec
+from pipeline.games import load_game
 from pipeline.games.nba.components import parameters
 from pipeline.games.nba.rulebook import rulebook, rulebook_context
 from pipeline.games.nba.rulebook.example import illustration, worked_example
-from pipeline.core.printing import PrintOptions
-from pipeline.render.rulebook import markdown as md
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
+from pipeline.render.rulebook import markdown as md
 from pipeline.render.rulebook.book import check_rulebook, write_rulebook
 from pipeline.render.rulebook.source import render_chapters
-from pipeline.core.units import MM, PAPERS_MM
 from pipeline.validate import load_records
 from tests.conftest import ROOT, copy_project, edit_workbook
 from tests.printcheck import MISSING, PDFCHECK, pdfcheck

@@ -14,16 +14,16 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.core.errors import SourceRef
+from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM
+from pipeline.data.schema import Record
 from pipeline.data.specs import BoardSpec, CardDeck, PageSpec
 from pipeline.games.nba.components.cards import card_components
 from pipeline.games.nba.schema import PLAYERS, RULE_PARAMETERS, TACTICS
-from pipeline.core.printing import PrintOptions
 from pipeline.render.faces.art import natural_size
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.data.schema import Record
-from pipeline.core.units import MM
 from tests.printcheck import MISSING, PDFCHECK
 
 GAME_DIR = PROJECT_ROOT / "templates" / "nba"
@@ -502,11 +502,11 @@ def test_markets_layout_never_overlaps_for_any_slot_counts(track, market):
 
 
 def test_both_boards_tile_on_four_pages_of_either_paper():
+    from pipeline.core.units import PAPERS_MM
     from pipeline.render.fonts import default_fonts as fonts
     from pipeline.render.sheets.decor import footer_items
     from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN, footer_line_count
     from pipeline.render.sheets.tiling import _map_group, plan_tiles
-    from pipeline.core.units import PAPERS_MM
 
     for part in (components()["court"], components()["markets"]):
         for paper in ("a4", "letter"):

@@ -14,10 +14,10 @@ import pytest
 
 from pipeline.core.errors import PipelineError
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM, mm
 from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets.pages import FITS_BOTH_MM, usable_box, write_pages
 from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN
-from pipeline.core.units import MM, PAPERS_MM, mm
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 TOL = 0.01  # mm

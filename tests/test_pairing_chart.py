@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.core.units import MM
 from pipeline.data.specs import FaceSpec
+from pipeline.render.charts.pairing import BYE, ChartGeometry, PairingTable, TEMPLATE, chart_context
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.charts.pairing import BYE, TEMPLATE, ChartGeometry, PairingTable, chart_context
-from pipeline.core.units import MM
 from tests.test_safe_zone import measured_pages
 
 # a hand-made schedule for 3 players and a bye ("Libre" sits out once in each round), and a 2-participant one

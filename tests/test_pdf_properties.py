@@ -13,10 +13,10 @@ import pikepdf
 import pytest
 
 from pipeline import PROJECT_ROOT
+from pipeline.core.units import MM
 from pipeline.games import load_game
 from pipeline.render.fonts import subset_tag
 from pipeline.render.pdf import credits, document_properties, paper_of
-from pipeline.core.units import MM
 from tests.conftest import copy_project, run_cli
 from tests.printcheck import pdf_fonts
 

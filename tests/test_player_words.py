@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from pipeline.data.specs import CardDeck
 from pipeline.core.units import MM
+from pipeline.data.specs import CardDeck
 from tests.test_safe_zone import game_components, laid_out_faces, measured_pages
 
 FRENCH_STATES = {"permit": "PERMIS", "site": "CHANTIER", "construction": "CONSTRUCTION"}

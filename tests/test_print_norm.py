@@ -10,8 +10,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pipeline.games import available
 from pipeline.core.units import MM, PAPERS_MM
+from pipeline.games import available
 from tests.conftest import ROOT, built_game
 from tests.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
 

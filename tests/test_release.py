@@ -18,12 +18,12 @@ import pdfplumber
 import pytest
 
 from pipeline import PROJECT_ROOT
-from pipeline.diff.changes import Changes
 from pipeline.core.errors import Report
-from pipeline.release.run import ReleaseRequest, default_games, publish, refused, release, version_problem
-from pipeline.release.bundle import (SUMS, ZIP_EPOCH, EpochError, bundle_entries, source_date_epoch, write_sha256sums,
+from pipeline.diff.changes import Changes
+from pipeline.release.bundle import (EpochError, SUMS, ZIP_EPOCH, bundle_entries, source_date_epoch, write_sha256sums,
                                      write_zip, zip_time)
 from pipeline.release.changes import ReleaseChanges, changes_markdown, previous_tag
+from pipeline.release.run import ReleaseRequest, default_games, publish, refused, release, version_problem
 from tests.conftest import copy_project, set_cell
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

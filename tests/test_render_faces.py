@@ -20,10 +20,10 @@ from PIL import Image
 
 from pipeline import PROJECT_ROOT
 from pipeline.core.errors import Severity
+from pipeline.core.units import MM
 from pipeline.render.faces.renderer import FaceLayout, FaceRenderer, Text
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.core.units import MM
 
 CARD = {"index": 3, "copy": 1, "copies": 2}
 NAME = "contract 3 (Statue Citédor)"

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from pipeline.core.errors import Report
+from pipeline.data.params import read_rules, rule_parameters, rules
 from pipeline.games import load_game
 from pipeline.games.allstar import schema as allstar_schema
 from pipeline.games.allstar.engine.data import PARAMETERS as ALLSTAR_PARAMETERS
 from pipeline.play.contract import with_rules
-from pipeline.data.params import read_rules, rule_parameters, rules
 from pipeline.simulation.run import Request, SimulationUsage, load
 from pipeline.validate import load_records
 from tests.conftest import edit_workbook

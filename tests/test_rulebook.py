@@ -16,11 +16,11 @@ import pytest
 
 from pipeline.core.errors import PipelineError, Severity, SourceRef
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.rulebook.book import GUTTER, MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP, check_rulebook, write_rulebook
 from pipeline.render.rulebook.flowables import FACE_MAX_HEIGHT, FIGURE_GAP
-from pipeline.core.units import MM
 
 TOLERANCE = 0.1     # mm
 RED = (0.8, 0.1, 0.1)       # a stub face's trim area
@@ -419,8 +419,8 @@ def test_a_diagram_is_never_reduced_below_6_pt_words_while_a_card_gallery_is():
     from types import SimpleNamespace
 
     from pipeline.render.faces.primitives import Text
-    from pipeline.render.rulebook.flowables import FaceRow
     from pipeline.render.faces.text import Run
+    from pipeline.render.rulebook.flowables import FaceRow
 
     words = (Text(None, (Run("Lato", 8.0, 0, 0, "c3"),), (), 10.0),)
     diagram = SimpleNamespace(width=80 * MM, height=80 * MM, primitives=words, legible=True)

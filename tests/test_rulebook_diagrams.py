@@ -11,12 +11,12 @@ from io import BytesIO
 import pdfplumber
 import pytest
 
+from pipeline.core.units import MM
 from pipeline.games import load_game
 from pipeline.games.buildit.engine.geometry import groups, matches, parse_plan
 from pipeline.games.buildit.rulebook.diagrams import BOARD_EXAMPLES, MARGIN_MM, PLOT_MM, plot_xy
 from pipeline.render.faces.primitives import Group, Polygon
 from pipeline.render.rulebook.source import render_chapters
-from pipeline.core.units import MM
 from tests.conftest import ROOT
 from tests.rulebooks import Book, drawn, small_words, write_book
 
@@ -183,7 +183,7 @@ def test_the_attack_diagram_adds_up(books):
 
 def test_the_board_window_follows_the_board_size(tmp_path):
     """A board example that no longer fits the board is refused with its name, not drawn off the grid."""
-    from pipeline.games.buildit.rulebook.diagrams import board_figures
     from pipeline.data.specs import CardDeck
+    from pipeline.games.buildit.rulebook.diagrams import board_figures
     with pytest.raises(ValueError, match="off the 4 × 4 board"):
         board_figures(CardDeck("pawns", "Pions", (), None), 4)

@@ -11,10 +11,10 @@ import pypdfium2
 import pypdfium2.raw as pdfium
 import pytest
 
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.games import load_game
 from pipeline.render.rulebook.book import MARGIN_BOTTOM, MARGIN_SIDE, MARGIN_TOP
 from pipeline.render.rulebook.cover import read_cover
-from pipeline.core.units import MM, PAPERS_MM
 from tests.conftest import ROOT
 from tests.rulebooks import write_book
 

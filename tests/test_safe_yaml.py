@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.core.errors import SourceRef
-from pipeline.render.faces.layout import TemplateLoader
 from pipeline.core.safe_yaml import MAX_ALIAS_NODES, MAX_BYTES, MAX_DEPTH, YamlRefused, load_yaml, read_yaml
+from pipeline.render.faces.layout import TemplateLoader
 from tests.conftest import ROOT
 
 

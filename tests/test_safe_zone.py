@@ -18,18 +18,18 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.build import edition_of
-from pipeline.kinds.prepare import mark_texts
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report
-from pipeline.games import REGISTRY, load_game
-from pipeline.data.specs import PageSpec
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
+from pipeline.data.specs import PageSpec
+from pipeline.games import REGISTRY, load_game
+from pipeline.kinds.prepare import mark_texts
 from pipeline.render.faces.edition_mark import stamp
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
-from pipeline.render.sheets.pages import write_pages
 from pipeline.render.pdf import new_canvas
-from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.sheets.pages import write_pages
 from pipeline.validate import load_records
 
 SAFE_MM = 3.0               # the print-and-play norm's safe zone

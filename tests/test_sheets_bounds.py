@@ -11,8 +11,7 @@ import zipfile
 import openpyxl
 import pytest
 
-from pipeline.core.errors import PipelineError, Report
-from pipeline.core.errors import SourceRef
+from pipeline.core.errors import PipelineError, Report, SourceRef
 from pipeline.data.sheets import _scan_sheet, nfc, read_csv, read_workbook
 
 

@@ -15,13 +15,13 @@ from typer.testing import CliRunner
 
 from pipeline import PROJECT_ROOT
 from pipeline.core.errors import PipelineError, Report, Severity, SourceRef
-from pipeline.render.fonts import default_fonts
 from pipeline.play.driver import (GAME_SEED_STRIDE, GameSource, check_settings, game_seed, play, replay, simulate,
                                   summarise, to_plain, wilson)
-from pipeline.validate import check_play
-from pipeline.simulation.run import load_simulation
+from pipeline.render.fonts import default_fonts
 from pipeline.simulation.pdf import write_pdf
 from pipeline.simulation.report import markdown, seat_rows
+from pipeline.simulation.run import load_simulation
+from pipeline.validate import check_play
 from tests import toy_game
 from tests.conftest import point_cli_at, run_cli
 from tests.toy_game import FILE, SIMULATION, toy_records

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.play.driver import simulate
+from pipeline.play.stats import wilson
 from pipeline.play.variants import simulate_with, sweep_results
 from pipeline.simulation.report import markdown, paired_rows, sweep_rows
-from pipeline.play.stats import wilson
 from tests import toy_duel
 from tests.conftest import point_cli_at
 from tests.toy_duel import SIMULATION, SPEEDS, duel_records
@@ -223,8 +223,8 @@ def test_fightball_teams_and_sweep_are_declared():
 def test_variants_share_one_pool_and_match_one_process(monkeypatch):
     """Every pairing's (or setting's) batches go to one pool; a worker loads the game once and makes each
     variant's records once; the results are those of one process."""
-    from pipeline.play.executors import Local
     from pipeline.play.driver import GameSource, simulate_runs
+    from pipeline.play.executors import Local
 
     pools = []
     real = Local._in_processes

@@ -10,13 +10,13 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.play.contract import Ratio, RatioTable
-from pipeline.render.fonts import default_fonts
 from pipeline.play.driver import simulate
-from pipeline.simulation.pdf import write_pdf
 from pipeline.play.ratios import POOLED, compute, computed, csv_text, rows
-from pipeline.simulation.report import markdown, sweep_rows
 from pipeline.play.stats import summarise, wilson
 from pipeline.play.variants import sweep_results
+from pipeline.render.fonts import default_fonts
+from pipeline.simulation.pdf import write_pdf
+from pipeline.simulation.report import markdown, sweep_rows
 from tests import toy_league
 from tests.conftest import point_cli_at
 from tests.toy_league import CARDS, MATCHES, ROBOT, SETS, SIMULATION, league_records
@@ -243,8 +243,8 @@ def test_challengers_reports_its_ratio_tables_and_the_robot_sweep_at_one_player(
 # --- the bars beside a ratio table ----------------------------------------------------------------------------
 
 def test_bars_share_a_scale_draw_the_reference_and_print_a_dash_for_nothing_measured():
-    from tests.test_simulate import _drawn, _words_at
     from pipeline.render.charts import draw as charts
+    from tests.test_simulate import _drawn, _words_at
 
     fonts = default_fonts()
 

@@ -16,17 +16,17 @@ import pytest
 
 from pipeline import PROJECT_ROOT
 from pipeline.core.errors import Report
-from pipeline.data.specs import FaceSpec, RulebookSpec
-from pipeline.kinds import rulebook as rulebook_kind
 from pipeline.core.printing import PrintOptions
 from pipeline.core.progress import Progress
+from pipeline.core.units import MM
+from pipeline.data.specs import FaceSpec, RulebookSpec
+from pipeline.kinds import rulebook as rulebook_kind
+from pipeline.render.faces.primitives import Group, Line, Rect, Text, smallest_text
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.render.faces.primitives import Group, Line, Rect, Text, smallest_text
 from pipeline.render.rulebook.book import write_rulebook
 from pipeline.render.rulebook.stackfig import OVERLAY, StackCard, StackFigure, StackLayout, lay_out_stack
-from pipeline.core.units import MM
 
 CARD_W, CARD_H, BLEED = 63.5, 88.9, 3.0
 COLOURS = ["#D03030", "#30A040", "#3050D0", "#E0A020", "#8040A0"]
@@ -215,8 +215,8 @@ def test_a_bad_mark_or_an_empty_pile_is_refused():
 def test_what_shows_of_a_card_is_what_reaches_its_band():
     """visible(): shapes reaching into the band stay (the clip cuts them); a text run stays only when its
     letters lie wholly inside the band, in a rotated group too."""
-    from pipeline.render.rulebook.stackfig import visible
     from pipeline.render.faces.text import Run
+    from pipeline.render.rulebook.stackfig import visible
 
     def text(y: float, word: str, size: float = 9.0) -> Text:
         return Text(None, (Run("Lato", size, 10.0, y, word),), (), size * 1.2)

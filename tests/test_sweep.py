@@ -11,14 +11,13 @@ from types import MappingProxyType
 
 import pytest
 
-from pipeline.simulation import run as simulation
-from pipeline.sweep import run as sweeping
-from pipeline.sweep import report as sweep_report
 from pipeline.core.errors import Report
-from pipeline.play.contract import KeyFigure
 from pipeline.data.params import rule_parameters, rules
+from pipeline.play.contract import KeyFigure
 from pipeline.play.driver import game_seed, simulate
 from pipeline.play.stats import flag_of
+from pipeline.simulation import run as simulation
+from pipeline.sweep import report as sweep_report, run as sweeping
 from tests import toy_game
 from tests.toy_game import toy_records
 
@@ -233,8 +232,8 @@ def test_reports_are_byte_identical_run_after_run_and_the_split_stays_apart(toy)
 def test_pdf_pages_one_rule_a_line_chart_two_rules_heat_maps(toy):
     import io
 
-    from pipeline.sweep import pdf as sweep_pdf
     from pipeline.render.fonts import default_fonts
+    from pipeline.sweep import pdf as sweep_pdf
 
     one, two = swept(toy, "target=10,14,18"), swept(toy, "target=10,12", "max_rounds=0,2")
     assert [p.height for p in sweep_pdf.chart_panels(one, default_fonts())] == [200, 200]

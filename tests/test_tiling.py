@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.errors import PipelineError
-from pipeline.render.sheets import tiling
-from pipeline.render.faces.renderer import FaceRenderer
-from pipeline.render.fonts import default_fonts
-from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN
-from pipeline.render.sheets.tiling import _content, _frame, _map_group, plan_tiles, write_board_pnp, write_board_print
 from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM, PAPERS_MM, mm
+from pipeline.render.faces.renderer import FaceRenderer
+from pipeline.render.fonts import default_fonts
+from pipeline.render.sheets import tiling
+from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN
+from pipeline.render.sheets.tiling import _content, _frame, _map_group, plan_tiles, write_board_pnp, write_board_print
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 BOARD = (230.0, 230.0)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli.watch import Rebuilder, Watched, incomplete, is_temporary, watch
 from pipeline.core.config import BuildConfig
 from pipeline.core.output import TEMP_AREA
-from pipeline.cli.watch import Rebuilder, Watched, incomplete, is_temporary, watch
 from tests.conftest import copy_project, edit_workbook, pdf_text, run_cli, set_cell
 
 pytestmark = pytest.mark.slow           # every test builds Build It at least twice

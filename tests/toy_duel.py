@@ -13,10 +13,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from pipeline.core.errors import SourceRef
-from pipeline.play.contract import CHANCE, TERMINAL, Sides, Simulation, Sweep
-from pipeline.data.specs import GameModule
-from pipeline.play.contract import with_rules
 from pipeline.data.schema import Record
+from pipeline.data.specs import GameModule
+from pipeline.play.contract import CHANCE, Sides, Simulation, Sweep, TERMINAL, with_rules
 
 FILE = "sheets/duel.xlsx"
 TEAMS = {"ace": 1, "dud": 0, "twin": 1, "mirror": 1}

@@ -15,9 +15,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from pipeline.core.errors import SourceRef
-from pipeline.play.contract import CHANCE, TERMINAL, Simulation
-from pipeline.data.specs import GameModule
 from pipeline.data.schema import Record
+from pipeline.data.specs import GameModule
+from pipeline.play.contract import CHANCE, Simulation, TERMINAL
 
 FILE = "sheets/toy.xlsx"
 DEFAULT_RULES = {"target": 12, "max_rounds": 0, "stuck": 0, "explode_round": 0}

@@ -19,10 +19,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from pipeline.core.errors import SourceRef
-from pipeline.play.contract import CHANCE, TERMINAL, Ratio, RatioTable, Simulation, Sweep
-from pipeline.data.specs import GameModule
-from pipeline.play.contract import with_rules
 from pipeline.data.schema import Record
+from pipeline.data.specs import GameModule
+from pipeline.play.contract import CHANCE, Ratio, RatioTable, Simulation, Sweep, TERMINAL, with_rules
 
 FILE = "sheets/league.xlsx"
 RULES = {"robot_level": 3}

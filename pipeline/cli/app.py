@@ -10,12 +10,12 @@ from typing import Optional
 import typer
 
 from pipeline import PROJECT_ROOT
-from pipeline.cli.shared import EXECUTOR_OPTION, err, out, print_problems as _print_problems
-from pipeline.cli.shared import closing as _closing, executor_of as _executor, progress as _progress
-from pipeline.cli.shared import show as _show, show_split as _show_split, usage as _usage, written as _written
 from pipeline.cli.release import release
+from pipeline.cli.shared import (EXECUTOR_OPTION, closing as _closing, err, executor_of as _executor, out,
+                                 print_problems as _print_problems, progress as _progress, show as _show,
+                                 show_split as _show_split, usage as _usage, written as _written)
 from pipeline.cli.sweep import sweep
-from pipeline.core.config import BACKS, FORMATS, PAPERS, BuildConfig
+from pipeline.core.config import BACKS, BuildConfig, FORMATS, PAPERS
 from pipeline.core.errors import PipelineError, Report
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
@@ -82,8 +82,8 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
     """Run every validation stage and print every problem (exit 1 if any); --balance also plays the gates."""
     from pipeline import build as pipeline_build
     from pipeline.play import executors
-    from pipeline.simulation import run as simulation
     from pipeline.play.gates import BALANCE_GAMES
+    from pipeline.simulation import run as simulation
 
     if (balance_games is not None or workers is not None or executor != "local") and not balance:
         _usage("--games, --workers and --executor say how --balance plays its games: give --balance too")
@@ -115,8 +115,8 @@ def validate(games: Optional[list[str]] = typer.Argument(None, help="Game ids (d
 
 
 def _show_gates(verdicts) -> None:
-    from pipeline.simulation import gates as balance_report
     from pipeline.play.gates import BALANCE_SEED
+    from pipeline.simulation import gates as balance_report
 
     for players, rows in balance_report.tables(verdicts):
         _show(rows, f"Balance gates at {players} player{'s' if players != 1 else ''}: {verdicts[0].games} games, "
@@ -239,8 +239,7 @@ app.command("release")(release)     # pipeline/cli/release.py
 def _simulate(game: str, games: int, seed: int, replay: Optional[int], matchups: bool, request) -> None:
     from rich.text import Text
 
-    from pipeline.simulation import report as report_of
-    from pipeline.simulation import run as simulation
+    from pipeline.simulation import report as report_of, run as simulation
 
     report = Report()
     try:
@@ -340,8 +339,8 @@ def _simulate_matchups(loaded) -> None:
 def _show_replay(loaded, result, game_seed: int) -> None:
     from rich.text import Text
 
-    from pipeline.simulation import report as report_of
     from pipeline.play.stats import what_happened
+    from pipeline.simulation import report as report_of
 
     outcome, seats, players = result.outcomes[0], loaded.seats, loaded.players
     scores = outcome.get("scores") or [None] * players

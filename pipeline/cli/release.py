@@ -27,11 +27,11 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
                                                   "games side by side (default 1).")) -> None:
     """Validate strictly, play the balance gates, build everything and write dist/<game>-<version>/: the
     bundles (home A4 and Letter, print shop, PNG), CHANGES.md, the reprint sheets and SHA256SUMS."""
-    from pipeline.play.gates import BALANCE_GAMES
-    from pipeline.games import available
-    from pipeline.release.run import ReleaseRequest, release as releasing, version_problem
-    from pipeline.release.bundle import EpochError
     from pipeline.core.errors import Report
+    from pipeline.games import available
+    from pipeline.play.gates import BALANCE_GAMES
+    from pipeline.release.bundle import EpochError
+    from pipeline.release.run import ReleaseRequest, release as releasing, version_problem
 
     known = available(PROJECT_ROOT)
     for name in games or ():

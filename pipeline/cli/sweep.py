@@ -41,11 +41,10 @@ def _sweep(game: str, axes, games: int, seed: int, players: Optional[int], bots:
            pool) -> None:
     from rich.text import Text
 
+    from pipeline.core.errors import Report
     from pipeline.play import executors
     from pipeline.simulation import run as simulation
-    from pipeline.sweep import run as sweeping
-    from pipeline.sweep import report as rows_of
-    from pipeline.core.errors import Report
+    from pipeline.sweep import report as rows_of, run as sweeping
 
     request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
                                  tuple(b.strip() for b in bots.split(",")) if bots else None, workers, executor=pool)

@@ -179,8 +179,8 @@ def _forget_cached_inputs(changed: set[Path]) -> None:
     """This process remembers images and the font manifest by path: a changed one must be read again."""
     if not changed:
         return
-    from pipeline.render.faces import art
     from pipeline.render import fonts
+    from pipeline.render.faces import art
 
     for cached in (art._raster, art._vector, art.natural_size):
         cached.cache_clear()

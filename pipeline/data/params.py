@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from pipeline.core.errors import Report, SourceRef
-from pipeline.data.schema import Column, Record, SheetSpec, is_blank, coerce, suggest
+from pipeline.data.schema import Column, Record, SheetSpec, coerce, is_blank, suggest
 
 RULES_SHEET = SheetSpec(
     name="rules", id_column="parameter",

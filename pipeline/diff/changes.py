@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.diff.versions import Card, Key, Version
-from pipeline.data.specs import RulebookSpec
 from pipeline.data.schema import Record
+from pipeline.data.specs import RulebookSpec
+from pipeline.diff.versions import Card, Key, Version
 
 RULES_SHEET = "rules"
 ADDED, REMOVED, CHANGED, DATA_ONLY = "added", "removed", "changed", "data only"

@@ -9,10 +9,10 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.core.errors import Report
 from pipeline.diff.changes import Changes, compare
 from pipeline.diff.rulebook import changed_pages
 from pipeline.diff.versions import load_version, old_data_files, relabel, with_data_files
-from pipeline.core.errors import Report
 from pipeline.games import load_game
 
 FOLDER = "diff"

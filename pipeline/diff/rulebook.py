@@ -10,9 +10,9 @@ import re
 from difflib import SequenceMatcher
 from pathlib import Path
 
+from pipeline.core.errors import PipelineError, Report
 from pipeline.diff.changes import RULES_SHEET, rulebook_of
 from pipeline.diff.versions import Version, lay_out
-from pipeline.core.errors import PipelineError, Report
 
 _FOLIO = re.compile(r"^page \d+\s*/\s*\d+$", re.IGNORECASE)    # "page 3 / 15": changes with the page count
 
@@ -74,8 +74,8 @@ class _Book:
     """One version's rulebook: its spec and laid-out figures, what it is made from, its pages' text."""
 
     def __init__(self, version: Version, root: Path):
-        from pipeline.kinds import rulebook as kind
         from pipeline.core.progress import Progress
+        from pipeline.kinds import rulebook as kind
 
         self.version, self.root = version, root
         self.spec = rulebook_of(version)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.diff.changes import ADDED, CHANGED, DATA_ONLY, REMOVED, Changes
+from pipeline.diff.changes import ADDED, CHANGED, Changes, DATA_ONLY, REMOVED
 from pipeline.render.markup import md_escape
 
 

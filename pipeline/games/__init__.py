@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.core.errors import PipelineError, Problem
-from pipeline.data.specs import MANIFEST_NAME, GameModule
+from pipeline.data.specs import GameModule, MANIFEST_NAME
 
 
 def _buildit(root: Path) -> GameModule:

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.errors import PipelineError, Problem, SourceRef
-from pipeline.data.specs import CardDeck, FaceSpec, GameModule, Records
 from pipeline.core.paths import inside
 from pipeline.core.safe_yaml import YamlRefused, read_yaml
 from pipeline.data.schema import expand, spec_from_mapping
+from pipeline.data.specs import CardDeck, FaceSpec, GameModule, Records
 
 
 def _inside(base: Path, text: str, root: Path, shown: str) -> Path:

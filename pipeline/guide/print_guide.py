@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import PurePosixPath
 
-from pipeline.guide.data import STOCK_USES, STOCKS, GameGuide, sleeve_for, stock_of, takes_a_sleeve
+from pipeline.guide.data import GameGuide, STOCKS, STOCK_USES, sleeve_for, stock_of, takes_a_sleeve
 from pipeline.render.markup import md_escape
 
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}

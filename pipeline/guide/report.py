@@ -11,10 +11,10 @@ import json
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report
-from pipeline.kinds import kind_of
 from pipeline.core.output import atomic_write, sha256_file
 from pipeline.guide.paperbill import paper_bill
 from pipeline.guide.print_guide import guide_lines, guide_markdown, guide_name
+from pipeline.kinds import kind_of
 from pipeline.render.markup import md_escape
 
 

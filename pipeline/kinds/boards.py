@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import PipelineError, Report
+from pipeline.core.printing import PrintOptions
 from pipeline.data.specs import BoardSpec
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
-from pipeline.core.printing import PrintOptions
 
 SPEC = BoardSpec
 NAME = "board"

@@ -7,9 +7,9 @@ import io
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import PipelineError, Report
+from pipeline.core.printing import PrintOptions
 from pipeline.data.specs import CardDeck
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
-from pipeline.core.printing import PrintOptions
 
 SPEC = CardDeck
 NAME = "cards"

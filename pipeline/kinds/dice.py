@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report
-from pipeline.data.specs import DiceSpec
-from pipeline.kinds.files import entry, paper_line, png
 from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM, PAPERS_MM
+from pipeline.data.specs import DiceSpec
+from pipeline.kinds.files import entry, paper_line, png
 
 SPEC = DiceSpec
 NAME = "dice"

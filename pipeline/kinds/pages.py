@@ -7,9 +7,9 @@ import math
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import PipelineError, Report
+from pipeline.core.printing import PrintOptions
 from pipeline.data.specs import PageSpec
 from pipeline.kinds.files import paper_line, per_paper, template_ref
-from pipeline.core.printing import PrintOptions
 
 SPEC = PageSpec
 NAME = "pages"

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from pipeline.core.config import BuildConfig
-from pipeline.data.specs import CardDeck
-from pipeline.kinds.files import entry, suffix
 from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM
+from pipeline.data.specs import CardDeck
+from pipeline.kinds.files import entry, suffix
 
 FOLD_UNDER_MM = 20.0        # a two-sided token smaller than this prints fold-over on the token sheet
 TOKENS = "jetons"

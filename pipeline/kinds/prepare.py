@@ -13,11 +13,11 @@ from typing import Any
 from pipeline.cache import BuildCache
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report, SourceRef
+from pipeline.core.progress import Progress
+from pipeline.core.units import PRINT_BLEED_MM
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec
 from pipeline.kinds import kind_of
-from pipeline.core.progress import Progress
-from pipeline.render.faces.edition_mark import SMALL_SIDE_MM, Edition, stamp
-from pipeline.core.units import PRINT_BLEED_MM
+from pipeline.render.faces.edition_mark import Edition, SMALL_SIDE_MM, stamp
 
 # The components whose faces carry an edition mark. Dice faces (16 mm, 13 mm stickers) have no room: their
 # sheets carry the page mark. Rulebook figures are pictures in the text, whose pages carry the page mark.

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report
+from pipeline.core.printing import PrintOptions
 from pipeline.data.specs import RulebookSpec
 from pipeline.kinds.files import paper_line, per_paper
-from pipeline.core.printing import PrintOptions
 
 SPEC = RulebookSpec
 NAME = "rulebook"

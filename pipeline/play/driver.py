@@ -29,13 +29,12 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from pipeline.play.executors import Local, Work
-from pipeline.data.specs import Records
-from pipeline.play.contract import Simulation
-from pipeline.play.contract import with_rules
 from pipeline.core.progress import Progress
-from pipeline.play.worker import DEFAULT_MAX_STEPS, Batch, GameSource, Shipped, play, play_batch, run_batch, run_shipped
+from pipeline.data.specs import Records
+from pipeline.play.contract import Simulation, with_rules
+from pipeline.play.executors import Local, Work
 from pipeline.play.stats import SimulationResult, flag_of, summarise, what_happened, wilson
+from pipeline.play.worker import Batch, DEFAULT_MAX_STEPS, GameSource, Shipped, play, play_batch, run_batch, run_shipped
 
 GAME_SEED_STRIDE = 1_000_003     # a prime above any sensible number of games: runs never share a game seed
 BATCH_SIZE = 25

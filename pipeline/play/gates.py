@@ -20,9 +20,9 @@ from typing import Callable
 
 from pipeline.core.errors import Report
 from pipeline.data.balance import PRESENCE, SEAT, SHEET
+from pipeline.data.schema import Record
 from pipeline.data.specs import Records
 from pipeline.play.contract import Simulation
-from pipeline.data.schema import Record
 from pipeline.play.metrics import (Measure, catalog, completion, drawishness, duration, first_player_advantage,
                                    key_figure, least_present, seat_win_rate)
 from pipeline.play.stats import SimulationResult, wilson

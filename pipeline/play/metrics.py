@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from pipeline.play.contract import KeyFigure
-from pipeline.play.stats import Z95, SimulationResult, flag_of, wilson
+from pipeline.play.stats import SimulationResult, Z95, flag_of, wilson
 
 
 @dataclass(frozen=True)

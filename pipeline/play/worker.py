@@ -13,9 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pipeline.play.contract import CHANCE, Simulation
 from pipeline.data.specs import Records
-from pipeline.play.contract import with_rules
+from pipeline.play.contract import CHANCE, Simulation, with_rules
 
 DEFAULT_MAX_STEPS = 100_000      # engine steps (actions and chance outcomes) before a game counts as stuck
 

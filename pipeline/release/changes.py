@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.diff.changes import ADDED, CHANGED, DATA_ONLY, REMOVED, Changes, compare, shown
-from pipeline.diff.versions import Card, Version, in_repository, load_version, old_data_files, with_data_files
 from pipeline.core import git
 from pipeline.core.errors import PipelineError, Report
 from pipeline.data.specs import GameModule
+from pipeline.diff.changes import ADDED, CHANGED, Changes, DATA_ONLY, REMOVED, compare, shown
+from pipeline.diff.versions import Card, Version, in_repository, load_version, old_data_files, with_data_files
 from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.markup import md_escape
 

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pipeline.play.gates import BALANCE_GAMES
-from pipeline.core.config import FORMATS, PAPERS, BuildConfig
+from pipeline.core.config import BuildConfig, FORMATS, PAPERS
 from pipeline.core.edition import version_of
 from pipeline.core.errors import PipelineError, Report
-from pipeline.games import available, load_game
-from pipeline.data.specs import GameModule
 from pipeline.core.progress import Progress
+from pipeline.data.specs import GameModule
+from pipeline.games import available, load_game
+from pipeline.play.gates import BALANCE_GAMES
 from pipeline.release.bundle import bundle_entries, source_date_epoch, write_sha256sums, write_zip
 from pipeline.release.changes import ReleaseChanges, compare_with, previous_tag, write_changes
 

@@ -22,8 +22,8 @@ from reportlab.pdfgen.canvas import Canvas
 # over every byte. PDF readers and print shops take binary streams.
 rl_config.useA85 = 0
 
-from pipeline.render.fonts import FontSet
 from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.fonts import FontSet
 
 TOOL = "pnp"
 HOME = "impression maison"

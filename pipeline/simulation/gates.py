@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from pipeline.play.gates import BALANCE_SEED, FAILS, HOLDS, UNDECIDED, UNMEASURED, Verdict
 from pipeline.core.errors import Report
+from pipeline.play.gates import BALANCE_SEED, FAILS, HOLDS, UNDECIDED, UNMEASURED, Verdict
 
 
 def number(value: float | None, rate: bool) -> str:

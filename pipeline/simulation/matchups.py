@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.simulation import report as text_of
 from pipeline.play.stats import MatchupCell, SimulationResult
+from pipeline.simulation import report as text_of
 
 
 @dataclass(frozen=True)
@@ -121,8 +121,7 @@ def matrix_panel(m: Matchups, fonts, charts):
 def write(m: Matchups, folder: Path, title: str, game: str, fonts, paired=(), rules=()) -> list[Path]:
     """folder/report.md, report.pdf and games.csv; returns their paths."""
     from pipeline.core.output import atomic_write
-    from pipeline.render.charts import pages as layout
-    from pipeline.render.charts import draw as charts
+    from pipeline.render.charts import draw as charts, pages as layout
     from pipeline.simulation.pdf import write_pdf
     from pipeline.simulation.table import write_csv
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from pipeline.play.stats import SimulationResult, flag_of
 from pipeline.simulation.report import (counter_rows, nominal_rows, paired_rows, seat_labels, seat_rows, spread_rows,
                                         sweep_rows, sweep_x, sweep_y_label)
-from pipeline.play.stats import SimulationResult, flag_of
 
 MARGIN = 40.0           # points (14 mm): inside every home printer's margins
 FLAGGED_SHOWN = 12
@@ -23,10 +23,9 @@ def write_pdf(result: SimulationResult, target, title: str, fonts, *, sweeps=(),
     not one run."""
     from reportlab.lib.pagesizes import A4
 
-    from pipeline.render.charts import pages as layout
-    from pipeline.render.charts import draw as charts
-    from pipeline.simulation.ratio_pages import ratio_panels
     from pipeline.play.ratios import computed, keyed_tables
+    from pipeline.render.charts import draw as charts, pages as layout
+    from pipeline.simulation.ratio_pages import ratio_panels
 
     found = computed(ratios, result)
     in_pairs = {name for pair in paired for name in pair} | keyed_tables(found)   # shown as tables, not bars

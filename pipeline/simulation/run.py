@@ -7,17 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.play import gates as balance
-from pipeline.simulation import gates as balance_report
-from pipeline.play import driver
-from pipeline.play import variants
 from pipeline.core.errors import PipelineError, Problem, Report
-from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import Simulation
-from pipeline.play.contract import with_rules
-from pipeline.data.params import read_rules
 from pipeline.core.progress import Progress
+from pipeline.data.params import read_rules
+from pipeline.data.specs import GameModule, Records
+from pipeline.play import driver, gates as balance, variants
+from pipeline.play.contract import Simulation, with_rules
 from pipeline.play.stats import SimulationResult
+from pipeline.simulation import gates as balance_report
 
 
 class SimulationUsage(ValueError):
@@ -177,9 +174,9 @@ def run_matchups(loaded: Loaded, progress=None):
     """Every ordered pair of sides (both seatings), each on the same seeds; the matrix read with pandas."""
     from itertools import permutations
 
+    from pipeline.play.stats import summarise
     from pipeline.simulation import table as simulate_table
     from pipeline.simulation.matchups import Matchups
-    from pipeline.play.stats import summarise
 
     request, (parameters, choices) = loaded.request, loaded.sim.sides
     sides = tuple(dict.fromkeys(str(c) for c in choices(loaded.records)))
@@ -200,9 +197,9 @@ def run_matchups(loaded: Loaded, progress=None):
 def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()) -> list[Path]:
     """output/<game>/simulation/report.md, report.pdf, games.csv (every counter of every game) and a CSV per
     ratio table the games counted (cards.csv: per card); returns their paths."""
-    from pipeline.simulation import pdf as simulate_pdf, report as simulate_report, table as simulate_table
     from pipeline.play import ratios as simulate_ratios
     from pipeline.render.fonts import default_fonts
+    from pipeline.simulation import pdf as simulate_pdf, report as simulate_report, table as simulate_table
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation"
     sections = dict(sweeps=swept, paired=tuple(loaded.sim.paired), names=seat_names(loaded),
@@ -221,8 +218,8 @@ def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()
 
 def write_matchup_reports(loaded: Loaded, matchups) -> list[Path]:
     """output/<game>/simulation/matchups/report.md, report.pdf and games.csv."""
-    from pipeline.simulation import matchups as simulate_matchups
     from pipeline.render.fonts import default_fonts
+    from pipeline.simulation import matchups as simulate_matchups
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation" / "matchups"
     return simulate_matchups.write(matchups, folder, loaded.title, loaded.request.game, default_fonts(),

@@ -5,8 +5,8 @@ figure; more: the tables alone), then the tables of pipeline/sweep/report.py. Dr
 
 from __future__ import annotations
 
-from pipeline.sweep import report as rows_of
 from pipeline.play.metrics import Measure
+from pipeline.sweep import report as rows_of
 
 MARGIN = 40.0           # points (14 mm), as the simulation report
 TABLE_ROWS = 48         # rows of a table panel before it continues in another
@@ -69,8 +69,7 @@ def win_series(points, names: list[str]) -> list:
 
 
 def chart_panels(result, fonts) -> list:
-    from pipeline.render.charts import pages as layout
-    from pipeline.render.charts import draw as charts
+    from pipeline.render.charts import draw as charts, pages as layout
 
     axes, figures, P = result.plan.axes, result.plan.figures, layout.Panel
     if len(axes) == 1:

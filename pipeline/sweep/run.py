@@ -17,15 +17,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from pipeline.play import driver
-from pipeline.simulation import run as simulation
 from pipeline.core.errors import Report, SourceRef
-from pipeline.play.contract import KeyFigure
-from pipeline.play.contract import with_rules
 from pipeline.data.params import read_rules
+from pipeline.play import driver
+from pipeline.play.contract import KeyFigure, with_rules
 from pipeline.play.metrics import (Measure, completion, counter_value, duration, first_player_advantage, key_figure,
                                    seat_win_rate)
-from pipeline.play.stats import Z95, SimulationResult, flag_of
+from pipeline.play.stats import SimulationResult, Z95, flag_of
+from pipeline.simulation import run as simulation
 
 MAX_COMBINATIONS = 200
 Setting = tuple[tuple[str, str], ...]          # one combination: (rule parameter, value) in the order given
@@ -312,10 +311,10 @@ def folder(plan: Plan) -> Path:
 def write_reports(result: SweepResult) -> list[Path]:
     """output/<game>/sweep/<name>.md, .pdf, .csv (identical for identical arguments, whatever ran them) and
     <name>.run.json (how the work was split: it varies)."""
-    from pipeline.sweep import pdf as sweep_pdf, report as sweep_report
-    from pipeline.play.executors import write_split
     from pipeline.core.output import atomic_write
+    from pipeline.play.executors import write_split
     from pipeline.render.fonts import default_fonts
+    from pipeline.sweep import pdf as sweep_pdf, report as sweep_report
 
     base = folder(result.plan) / result.plan.name
     paths = [base.with_name(base.name + suffix) for suffix in (".md", ".pdf", ".csv", ".run.json")]

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games._template.bots import BOTS
 from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import Simulation, other_readings
+from pipeline.games._template.bots import BOTS
 from pipeline.games.kit import staged_checks
-from pipeline.play.contract import blame_rows
+from pipeline.play.contract import Simulation, blame_rows, other_readings
 
 GAME_ID = "template"
 
 
 def game_module(root: Path) -> GameModule:
+    from pipeline.data.manifest import COMPONENTS_SPEC
     from pipeline.games._template import checks, components, schema
     from pipeline.games._template.schema import RULES
-    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id=GAME_ID,

@@ -3,9 +3,9 @@ DiceSpec); the rulebook is added after them (rulebook.with_rulebook)."""
 
 from __future__ import annotations
 
-from pipeline.games._template.schema import RULE_PARAMETERS
-from pipeline.data.specs import Component, Records
 from pipeline.data.params import rules
+from pipeline.data.specs import Component, Records
+from pipeline.games._template.schema import RULE_PARAMETERS
 
 
 def parameters(records: Records) -> dict:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.games._template.engine.data import PARAMETERS
 from pipeline.data.params import RULES_SHEET, rule_parameters
+from pipeline.games._template.engine.data import PARAMETERS
 
 RULES = RULES_SHEET
 

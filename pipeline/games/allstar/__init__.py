@@ -9,20 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.games.allstar.bots import BOTS
 from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import KeyFigure, Simulation, other_readings, per_records
-from pipeline.games.kit import staged_checks
-from pipeline.play.contract import blame_rows
-from pipeline.games.kit import players_from_rules
+from pipeline.games.allstar.bots import BOTS
 from pipeline.games.allstar.schema import RULE_PARAMETERS
+from pipeline.games.kit import players_from_rules, staged_checks
+from pipeline.play.contract import KeyFigure, Simulation, blame_rows, other_readings, per_records
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.allstar import checks, schema
-    from pipeline.games.allstar.schema import (ARENAS, BALANCE, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES,
-                                               SYMBOLS, TIEBREAK_SIDES)
     from pipeline.data.manifest import COMPONENTS_SPEC
+    from pipeline.games.allstar import checks, schema
+    from pipeline.games.allstar.schema import (ARENAS, BALANCE, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES, SYMBOLS,
+                                               TIEBREAK_SIDES)
 
     return GameModule(
         id="allstar",

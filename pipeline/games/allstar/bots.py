@@ -11,9 +11,8 @@ the engine's integer team key. Bots draw randomness only from the rng they are g
 from __future__ import annotations
 
 from pipeline.games.allstar.engine import GameData
-from pipeline.games.allstar.engine.data import (
-    BUS, DISCARD, GIVE, KEEP, PICK, PO_TEAM, SHOOT, SPECIAL_TIER, SUBST, SWAP, TAKE, TEAM,
-)
+from pipeline.games.allstar.engine.data import (BUS, DISCARD, GIVE, KEEP, PICK, PO_TEAM, SHOOT, SPECIAL_TIER, SUBST,
+                                                SWAP, TAKE, TEAM)
 
 
 def group_counts(cards, card_groups) -> dict:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from pipeline.core.errors import Report, SourceRef
-from pipeline.data.specs import Records
-from pipeline.games.allstar.schema import ATTRIBUTES, ICONS, RULE_PARAMETERS, SIDES
 from pipeline.data.params import Parameters, rules
 from pipeline.data.schema import Record, suggest
+from pipeline.data.specs import Records
+from pipeline.games.allstar.schema import ATTRIBUTES, ICONS, RULE_PARAMETERS, SIDES
 
 NUMBERS = tuple(range(1, 10))           # every species has one card of each number (§1)
 MEDALS = ("gold", "silver", "bronze")

@@ -4,9 +4,9 @@ bus, supporter and ticket tokens, a player aid page and the rulebook. Templates 
 
 from __future__ import annotations
 
-from pipeline.games.allstar.schema import RULE_PARAMETERS
-from pipeline.data.specs import CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.data.params import rules
+from pipeline.data.specs import CardDeck, Component, FaceSpec, PageSpec, Records
+from pipeline.games.allstar.schema import RULE_PARAMETERS
 
 POKER = (63.5, 88.9)
 LARGE = (88.0, 126.0)

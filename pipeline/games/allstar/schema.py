@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pipeline.games.allstar.engine.data import PARAMETERS
 from pipeline.data.balance import BALANCE_SHEET
 from pipeline.data.params import RULES_SHEET, rule_parameters
 from pipeline.data.schema import Column, SheetSpec
+from pipeline.games.allstar.engine.data import PARAMETERS
 
 ATTRIBUTES = ("symbol", "number", "species")
 SIDES = ("2-4", "5-6")                      # the two faces of a Tie-Breakers card, by number of managers

@@ -10,18 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import KeyFigure, Simulation, other_readings, per_records
-from pipeline.games.kit import staged_checks
 from pipeline.games.buildit.bots import BOTS
-from pipeline.play.contract import blame_rows
-from pipeline.games.kit import players_from_rules
 from pipeline.games.buildit.schema import RULE_PARAMETERS
+from pipeline.games.kit import players_from_rules, staged_checks
+from pipeline.play.contract import KeyFigure, Simulation, blame_rows, other_readings, per_records
 
 
 def game_module(root: Path) -> GameModule:
+    from pipeline.data.manifest import COMPONENTS_SPEC
     from pipeline.games.buildit import checks, schema
     from pipeline.games.buildit.schema import BALANCE, CITIES, CONTRACTS, NORMAL_CARDS, RULES
-    from pipeline.data.manifest import COMPONENTS_SPEC
 
     return GameModule(
         id="buildit",

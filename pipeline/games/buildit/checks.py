@@ -7,10 +7,10 @@ from collections import Counter
 from fractions import Fraction
 
 from pipeline.core.errors import Report
+from pipeline.data.params import rules
 from pipeline.data.specs import Records
 from pipeline.games.buildit.engine import geometry
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.data.params import rules
 
 
 def check_rows(records: Records, report: Report) -> None:

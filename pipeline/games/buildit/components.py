@@ -4,10 +4,10 @@ contexts only. Every number printed comes from the workbook."""
 
 from __future__ import annotations
 
-from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
-from pipeline.games.buildit.schema import RULE_PARAMETERS
 from pipeline.data.params import rules
 from pipeline.data.schema import expand
+from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
+from pipeline.games.buildit.schema import RULE_PARAMETERS
 
 POKER = (63.5, 88.9)
 AID = (88.0, 126.0)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pipeline.games.buildit.engine.data import PARAMETERS
 from pipeline.data.balance import BALANCE_SHEET
 from pipeline.data.params import RULES_SHEET, rule_parameters
 from pipeline.data.schema import Column, SheetSpec
+from pipeline.games.buildit.engine.data import PARAMETERS
 
 REWARD_TYPES = ("gold", "points", "immunity")
 COST_RULES = ("fixed", "per_plot", "paid_to_target")

@@ -10,19 +10,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import KeyFigure, Ratio, RatioTable, Simulation, Sweep, other_readings, per_records
-from pipeline.games.kit import staged_checks
 from pipeline.games.challengers.bots import BOTS
 from pipeline.games.challengers.schema import RULE_PARAMETERS
-from pipeline.play.contract import blame_rows
-from pipeline.games.kit import engine_rows, players_from_rules
+from pipeline.games.kit import engine_rows, players_from_rules, staged_checks
+from pipeline.play.contract import (KeyFigure, Ratio, RatioTable, Simulation, Sweep, blame_rows, other_readings,
+                                    per_records)
 
 GAME_ID = "challengers"
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.challengers import checks, schema
     from pipeline.data.manifest import COMPONENTS_SPEC
+    from pipeline.games.challengers import checks, schema
 
     return GameModule(
         id=GAME_ID,

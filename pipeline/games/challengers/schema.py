@@ -5,10 +5,10 @@ decks are the project's own, authored data (CH-A1…A4, A12)."""
 
 from __future__ import annotations
 
-from pipeline.games.challengers.engine.data import PARAMETERS
 from pipeline.data.balance import BALANCE_SHEET
 from pipeline.data.params import RULES_SHEET, rule_parameters
 from pipeline.data.schema import Column, SheetSpec
+from pipeline.games.challengers.engine.data import PARAMETERS
 
 LEVELS = ("S", "A", "B", "C", "R", "SOLO")          # one level per card (CH-A11)
 RARITIES = ("normal", "rare", "common")

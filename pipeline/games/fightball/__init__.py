@@ -10,18 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import KeyFigure, Sides, Simulation, Sweep, other_readings, per_records
-from pipeline.games.kit import staged_checks
 from pipeline.games.fightball.bots import BOTS
-from pipeline.play.contract import blame_rows
-from pipeline.games.kit import engine_rows
+from pipeline.games.kit import engine_rows, staged_checks
+from pipeline.play.contract import KeyFigure, Sides, Simulation, Sweep, blame_rows, other_readings, per_records
 
 GAME_ID = "fightball"
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.fightball import checks, schema
     from pipeline.data.manifest import COMPONENTS_SPEC
+    from pipeline.games.fightball import checks, schema
 
     return GameModule(
         id=GAME_ID,

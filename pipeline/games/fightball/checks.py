@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from pipeline.core.errors import Report, SourceRef
-from pipeline.data.specs import Records
-from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
 from pipeline.data.params import rules
 from pipeline.data.schema import Record, suggest
+from pipeline.data.specs import Records
+from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
 
 COLOUR_NAMES = {"B": "blue", "R": "red", "G": "green"}
 # what the rulebook fixes for every team (§1.1): 3 balls of each colour, one BUZZ, 12 field cards 5/3/4

@@ -9,11 +9,11 @@ Colour never carries a meaning alone: every colour-coded value sits beside its c
 
 from __future__ import annotations
 
-from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
-from pipeline.games.fightball.engine.data import CENTRE, LAYOUT, NORTH, NOBODY, field
-from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
 from pipeline.data.params import rules as typed_rules
 from pipeline.data.schema import expand
+from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
+from pipeline.games.fightball.engine.data import CENTRE, LAYOUT, NOBODY, NORTH, field
+from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
 
 POKER = (63.5, 88.9)
 AID = (148.0, 210.0)            # A5: two per sheet, recto verso (one per coach)

@@ -6,10 +6,10 @@ holds them to the rulebook's numbers."""
 
 from __future__ import annotations
 
-from pipeline.games.fightball.engine.data import PARAMETERS
 from pipeline.data.balance import BALANCE_SHEET
 from pipeline.data.params import RULES_SHEET, rule_parameters
 from pipeline.data.schema import Column, SheetSpec
+from pipeline.games.fightball.engine.data import PARAMETERS
 
 COLOURS = ("B", "R", "G")                  # blue, red, green (V on the French cards: vert)
 POSITIONS = ("meneur", "arrière", "ailier", "pivot", "défenseur", "tireur", "joker")   # printed only (FB-A13)

@@ -9,19 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.data.specs import GameModule, Records
-from pipeline.play.contract import KeyFigure, Simulation, other_readings, per_records
 from pipeline.games.kit import staged_checks
-from pipeline.play.contract import blame_rows
 from pipeline.games.nba.bots import BOTS
+from pipeline.play.contract import KeyFigure, Simulation, blame_rows, other_readings, per_records
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.games.nba import checks, components
-    from pipeline.games.nba.checks import rules
-    from pipeline.games.nba import schema
-    from pipeline.games.nba.schema import (BALANCE, DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET,
-                                           TACTICS)
     from pipeline.data.manifest import COMPONENTS_SPEC
+    from pipeline.games.nba import checks, components, schema
+    from pipeline.games.nba.checks import rules
+    from pipeline.games.nba.schema import BALANCE, DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
 
     return GameModule(
         id="nba",

@@ -3,10 +3,10 @@ rule parameters."""
 
 from __future__ import annotations
 
-from pipeline.games.nba.engine.data import PARAMETERS
 from pipeline.data.balance import BALANCE_SHEET
 from pipeline.data.params import RULES_SHEET, rule_parameters
 from pipeline.data.schema import Column, SheetSpec
+from pipeline.games.nba.engine.data import PARAMETERS
 
 POSITIONS = ("MJ", "Ar", "Ai", "AF", "P")                 # French codes, printed on the cards
 OFFENCE_SKILLS = ("3P", "IN", "PE")                       # blue, yellow, red dice

@@ -10,8 +10,7 @@ import math
 from typing import Callable, Sequence
 
 from pipeline.render.fonts import FontSet, default_fonts
-from pipeline.render.glyphs import draw_string, string_width
-from pipeline.render.glyphs import fitted as fitted_label
+from pipeline.render.glyphs import draw_string, fitted as fitted_label, string_width
 
 Box = tuple[float, float, float, float]
 INK = (0.13, 0.13, 0.13)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from pipeline.render.charts.draw import GRID, PAD, STRIPE, TITLE_SIZE, Box, draw_title, text
+from pipeline.render.charts.draw import Box, GRID, PAD, STRIPE, TITLE_SIZE, draw_title, text
 from pipeline.render.fonts import FontSet
 
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from pipeline.core.edition import card_id, mark_text
-from pipeline.render.glyphs import string_width
+from pipeline.core.units import MM
 from pipeline.render.faces.primitives import Group, Rect, Text
 from pipeline.render.faces.text import add_run, font_metrics
-from pipeline.core.units import MM
+from pipeline.render.glyphs import string_width
 
 SIZE = 4.5                          # pt: legible with a loupe, invisible at arm's length
 GREY = (0.6, 0.6, 0.6)              # 40 % black: light, yet every home printer prints it

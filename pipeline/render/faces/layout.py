@@ -13,10 +13,10 @@ from typing import Any, Mapping, NamedTuple
 
 from pipeline.core.errors import Problem, Severity, SourceRef
 from pipeline.core.paths import path_problem
+from pipeline.core.safe_yaml import SafeLoader, YamlRefused, read_yaml
 from pipeline.render.faces.edition_mark import ANCHORS, DEFAULT_ANCHOR
 from pipeline.render.faces.expressions import Compiler, Const, Dynamic, EvaluationError, TemplateSyntax, Value
 from pipeline.render.faces.values import REQUIRED, SCHEMA, TOP_LEVEL_KEYS, length_mm, trim_size, truthy
-from pipeline.core.safe_yaml import SafeLoader, YamlRefused, read_yaml
 
 __all__ = ["Dynamic", "Element", "EvaluationError", "Template", "TemplateLoader"]
 

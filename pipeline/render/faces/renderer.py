@@ -17,14 +17,14 @@ from typing import Any, Mapping
 from pipeline.core.errors import Problem, Severity, SourceRef
 from pipeline.render.faces.art import Art, ArtError, ArtLibrary, fit_box, placeholder
 from pipeline.render.faces.edition_mark import DEFAULT_ANCHOR
-from pipeline.render.fonts import FontSet
 from pipeline.render.faces.expressions import Const
 from pipeline.render.faces.layout import Dynamic, Element, EvaluationError, Template, TemplateLoader
 from pipeline.render.faces.primitives import Circle, Group, Line, Polygon, Rect, Text, draw_all
+from pipeline.render.fonts import FontSet
 
 __all__ = ["FaceLayout", "FaceRenderer", "Text"]
-from pipeline.render.faces.text import TextStyle, fit_text
 from pipeline.core.units import MM
+from pipeline.render.faces.text import TextStyle, fit_text
 
 FALLBACK_SIZE_MM = (63.5, 88.9)
 _UNSET = object()   # a broken template still yields a poker-sized blank face

@@ -30,19 +30,19 @@ from reportlab.platypus.flowables import Flowable
 from reportlab.platypus.frames import Frame
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pipeline.core.output import deliver
 from pipeline.core.errors import PipelineError, Problem, Severity
+from pipeline.core.output import deliver
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.faces.edition_mark import draw_page_mark
 from pipeline.render.fonts import default_fonts
 from pipeline.render.glyphs import draw_string, string_width
-from pipeline.render.faces.edition_mark import draw_page_mark
 from pipeline.render.pdf import StreamingCanvas, page_mark
 from pipeline.render.rulebook.cover import Cover, FactsLine, FanArt, read_cover
 from pipeline.render.rulebook.flowables import FlowableBuilder, HeadingInfo, KeepHeading
 from pipeline.render.rulebook.markdown import Heading, parse_rulebook
 from pipeline.render.rulebook.source import RULE, relative_path, render_chapters
 from pipeline.render.rulebook.style import MUTED, RULE_GREY, Styles, chained, register_families
-from pipeline.core.units import MM, PAPERS_MM
 
 MARGIN_SIDE = 15 * MM
 MARGIN_TOP = 20 * MM            # the running header sits in it

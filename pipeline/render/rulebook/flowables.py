@@ -9,11 +9,11 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Flowable, HRFlowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import FrameBreak, Indenter
 
-from pipeline.render.rulebook import markdown as md
+from pipeline.core.units import MM
 from pipeline.render.faces.primitives import smallest_text
+from pipeline.render.rulebook import markdown as md
 from pipeline.render.rulebook.style import ACCENT, BODY_SIZE, NOTE_FILL, RULE_GREY, Styles, chained, markup
 from pipeline.render.rulebook.tables import at_top, book_table
-from pipeline.core.units import MM
 
 FIGURE_GAP = 4 * MM             # between the faces of a figure row
 FIGURE_MAX_HEIGHT = 0.45        # of the frame's height

@@ -18,7 +18,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from pipeline.core.errors import Problem, Severity
 from pipeline.render.markup import LINE_BREAK, TOGGLE_BOLD, card_text, unshield
-from pipeline.render.rulebook.source import RULE, ChapterText
+from pipeline.render.rulebook.source import ChapterText, RULE
 
 FIGURE_SCHEME = "figure:"
 _BLOCK_TYPES = {"heading", "paragraph", "bullet_list", "ordered_list", "table", "blockquote", "hr", "fence",

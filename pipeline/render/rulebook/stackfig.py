@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from pipeline.core.units import MM
 from pipeline.data.specs import FaceSpec
 from pipeline.render.faces.art import Art, Placeholder
 from pipeline.render.faces.primitives import Circle, Group, Line, Polygon, Rect, Text, draw_all
-from pipeline.core.units import MM
 
 OVERLAY = "../common/fig-stack.yaml"     # relative to a game's template folder, as FaceSpec.template is
 MARKS = ("", "cross", "foul")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from reportlab.platypus import Paragraph, Table, TableStyle
 
 from pipeline.render.rulebook import markdown as md
-from pipeline.render.rulebook.style import ACCENT, HEAD_FILL, RULE_GREY, ZEBRA, Styles, markup, measure
+from pipeline.render.rulebook.style import ACCENT, HEAD_FILL, RULE_GREY, Styles, ZEBRA, markup, measure
 
 CELL_PADDING = 5
 CELL_SIZE = 9

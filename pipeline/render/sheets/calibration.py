@@ -30,9 +30,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pipeline.core.errors import PipelineError, Problem
 from pipeline.core.output import atomic_write
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
-from pipeline.core.units import MM, PAPERS_MM
 
 SCALE_MM = 15                  # the rulers run from -15 to +15 mm
 SCALE_GAP_MM = 30              # each ruler's distance from the centre

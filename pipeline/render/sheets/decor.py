@@ -11,12 +11,12 @@ from contextlib import contextmanager
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pipeline.core.units import MM
 from pipeline.render.faces.edition_mark import SIZE as MARK_SIZE, draw_page_mark
 from pipeline.render.fonts import FontSet
 from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.pdf import page_mark
-from pipeline.render.sheets.plan import FOOTER_SPACING, LINE, Band, SheetPlan
-from pipeline.core.units import MM
+from pipeline.render.sheets.plan import Band, FOOTER_SPACING, LINE, SheetPlan
 
 TEXT_SIZE = 7.0
 MIN_TEXT_SIZE = 6.0                # the smallest printed text the design allows

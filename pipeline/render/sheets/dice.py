@@ -16,18 +16,18 @@ from typing import Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pipeline.core.output import deliver
 from pipeline.core.errors import PipelineError, Problem
-from pipeline.render.sheets.dice_plan import (DIE_FACES, MARK_ZONE, STICKER_LABEL, NetPlan, NetShape, StickerGroup,
-                                              StickerPlan, cube_net, outer_marks, page_frame, plan_nets, plan_stickers)
+from pipeline.core.output import deliver
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.glyphs import draw_string, fitted, string_width
-from pipeline.render.sheets.imposition import Face
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import MIN_TEXT_SIZE, TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
-from pipeline.render.sheets.plan import PAGE_MARGIN, Band, Rect
-from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.sheets.dice_plan import (DIE_FACES, MARK_ZONE, NetPlan, NetShape, STICKER_LABEL, StickerGroup,
+                                              StickerPlan, cube_net, outer_marks, page_frame, plan_nets, plan_stickers)
+from pipeline.render.sheets.imposition import Face
+from pipeline.render.sheets.plan import Band, PAGE_MARGIN, Rect
 
 CUT_WIDTH = 0.5             # points: the solid outline of a net
 FOLD_WIDTH = 0.4

@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pipeline.render.sheets.plan import BAND_GAP, LINE, PAGE_MARGIN, MARK_GAP, Rect
 from pipeline.core.units import PAPERS_MM
+from pipeline.render.sheets.plan import BAND_GAP, LINE, MARK_GAP, PAGE_MARGIN, Rect
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]

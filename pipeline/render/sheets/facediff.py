@@ -11,10 +11,10 @@ import io
 from dataclasses import dataclass
 from typing import Sequence
 
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.render.fonts import default_fonts
 from pipeline.render.glyphs import draw_string
 from pipeline.render.pdf import new_canvas
-from pipeline.core.units import MM, PAPERS_MM
 
 DPI = 100
 CELL_PX = 6                 # ~1.5 mm at 100 dpi: a changed digit is one box, not a cloud of specks

@@ -21,13 +21,13 @@ from typing import Protocol, Sequence
 
 from pipeline.core.errors import PipelineError, Problem
 from pipeline.core.output import atomic_write, deliver
+from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import (FOOTER_NOTES, draw_fold_line, draw_footer, draw_header, draw_marks,
                                           footer_items)
-from pipeline.core.printing import PrintOptions
 from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, Rect, SheetPlan, Slot, choose_plan, crop_marks
-from pipeline.core.units import MM, PAPERS_MM
 
 SIZE_TOLERANCE = 0.01  # points: faces of one sheet must share a trim size
 

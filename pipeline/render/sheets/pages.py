@@ -26,15 +26,15 @@ import io
 from pathlib import Path
 from typing import Sequence
 
-from pipeline.core.output import deliver
 from pipeline.core.errors import PipelineError, Problem
+from pipeline.core.output import deliver
 from pipeline.core.printing import PrintOptions
+from pipeline.core.units import MM, PAPERS_MM
 from pipeline.render.fonts import default_fonts
-from pipeline.render.sheets.imposition import Face, FaceForms
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import draw_header
-from pipeline.render.sheets.plan import BAND_GAP, CARD_EDGE, LINE, PAGE_MARGIN, Band, Rect, Slot
-from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.sheets.imposition import Face, FaceForms
+from pipeline.render.sheets.plan import BAND_GAP, Band, CARD_EDGE, LINE, PAGE_MARGIN, Rect, Slot
 
 HEADER_BAND = LINE + BAND_GAP
 FIT_TOLERANCE = 0.01   # mm: a face designed at exactly the usable size fits despite float rounding

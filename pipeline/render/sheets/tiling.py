@@ -29,16 +29,16 @@ from pathlib import Path
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pipeline.core.output import deliver
 from pipeline.core.errors import PipelineError, Problem, column_letter
-from pipeline.render.fonts import FontSet, default_fonts
-from pipeline.render.sheets.imposition import Face, write_print
-from pipeline.render.pdf import new_canvas
-from pipeline.render.sheets.decor import TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
-from pipeline.render.sheets.plan import (BAND_GAP, EPS, LINE, PAGE_MARGIN, MARK_GAP, MARK_LENGTHS, Band, Rect,
-                                         footer_line_count)
+from pipeline.core.output import deliver
 from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render.fonts import FontSet, default_fonts
+from pipeline.render.pdf import new_canvas
+from pipeline.render.sheets.decor import TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
+from pipeline.render.sheets.imposition import Face, write_print
+from pipeline.render.sheets.plan import (BAND_GAP, Band, EPS, LINE, MARK_GAP, MARK_LENGTHS, PAGE_MARGIN, Rect,
+                                         footer_line_count)
 
 EDGE_BLEEDS = (3.0, 2.0, 1.0)  # board bleed kept beyond its outer trim, most preferred first
 CUT_ALLOWANCE = 2.0           # board printed past the cut line; also the glue zone's distance to it

@@ -13,7 +13,7 @@ round in which someone reached the target (end_rule after_round) or at once (at_
 from __future__ import annotations
 
 from pipeline.games._template.engine.data import PARAMETERS
-from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState, check_typed_params
+from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL, check_typed_params
 
 DECIDE, ROLLING, OVER = "decide", "rolling", "over"
 FACES = (1, 2, 3, 4, 5, 6)

@@ -27,14 +27,11 @@ from __future__ import annotations
 
 from itertools import repeat
 
-from pipeline.games.allstar.engine.data import (
-    ARENA, CHANCE, DEAL, FIRST_DECISION, MODES, OM_FIRST, OM_REVEAL, OVER, PHASE_NAMES, PO_TEAM, SPECIES, SUBST,
-    TERMINAL, Arena, Card, Deck, GameData,
-)
-from pipeline.games.allstar.engine.keys import (
-    arena_key, bus_column, competition_ranks, has_all_symbols, is_full_house, is_straight, power, side_of,
-    single_key, team_key,
-)
+from pipeline.games.allstar.engine.data import (ARENA, Arena, CHANCE, Card, DEAL, Deck, FIRST_DECISION, GameData, MODES,
+                                                OM_FIRST, OM_REVEAL, OVER, PHASE_NAMES, PO_TEAM, SPECIES, SUBST,
+                                                TERMINAL)
+from pipeline.games.allstar.engine.keys import (arena_key, bus_column, competition_ranks, has_all_symbols,
+                                                is_full_house, is_straight, power, side_of, single_key, team_key)
 from pipeline.games.allstar.engine.playoffs import PLAYOFF_HANDLERS, PLAYOFF_LEGAL, PlayoffRules
 from pipeline.games.allstar.engine.season import SEASON_HANDLERS, SEASON_LEGAL, SeasonRules
 from pipeline.games.engine_base import PhaseState

@@ -14,8 +14,8 @@ from bisect import bisect_left
 from itertools import repeat
 from typing import NamedTuple
 
-from pipeline.games.engine_base import check_typed_params
 from pipeline.games.allstar.engine.keys import ALL_SYMBOLS, ATTRIBUTES, FULL_HOUSE, STRAIGHT, _full_house
+from pipeline.games.engine_base import check_typed_params
 
 CHANCE, TERMINAL = -1, -2
 SIDES = ("2-4", "5-6")                  # Tie-Breakers sides: N <= 4 reads the first, N >= 5 the second

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 
-from pipeline.games.allstar.engine.data import (
-    ARENA, BUS, DEAL, DISCARD, GIVE, KEEP, OM_FIRST, OM_REVEAL, PICK, SPECIAL_FLAGS, SPECIAL_TIER, SWAP, TAKE,
-    TEAM,
-)
+from pipeline.games.allstar.engine.data import (ARENA, BUS, DEAL, DISCARD, GIVE, KEEP, OM_FIRST, OM_REVEAL, PICK,
+                                                SPECIAL_FLAGS, SPECIAL_TIER, SWAP, TAKE, TEAM)
 from pipeline.games.allstar.engine.keys import competition_ranks
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pipeline.data.specs import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 from pipeline.games.allstar.components import (COLOURS, MEDALS, arena_context, colours, icon_list, parameters,
                                                playoff_table, tiebreak_context)
 from pipeline.games.allstar.rulebook.diagrams import diagram_figures
-from pipeline.data.specs import CardDeck, FaceSpec, PageSpec, Records, RulebookSpec
 
 COLOUR_WORDS = {"yellow": "jaune", "blue": "bleu", "red": "rouge", "green": "vert", "orange": "orange",
                 "purple": "violet", "brown": "marron", "grey": "gris", "black": "noir", "white": "blanc",

@@ -6,8 +6,8 @@ from the tokens'."""
 
 from __future__ import annotations
 
-from pipeline.games.allstar.components import colours, fan_track, supporter_side
 from pipeline.data.specs import FaceSpec
+from pipeline.games.allstar.components import colours, fan_track, supporter_side
 
 WIDTH = 80.0
 

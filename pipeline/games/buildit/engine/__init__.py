@@ -20,10 +20,9 @@ card in front of a player, ("pass",), ("sell", plot, buyer or -1 for the bank[, 
 from __future__ import annotations
 
 from pipeline.games.buildit.engine.cards import CardRules
-from pipeline.games.buildit.engine.data import (
-    BUILT, CHANCE, CHANCE_PHASES, DRAW, DRAW_CHANCE, FREE, MAIN, OFFER, OVER, PHASE_NAMES, REACT,
-    SETUP_CITY, SETUP_DEAL, SETUP_FIRST, TERMINAL, THEFT, GameData, Pile, check_params, plot_index, plot_name,
-)
+from pipeline.games.buildit.engine.data import (BUILT, CHANCE, CHANCE_PHASES, DRAW, DRAW_CHANCE, FREE, GameData, MAIN,
+                                                OFFER, OVER, PHASE_NAMES, Pile, REACT, SETUP_CITY, SETUP_DEAL,
+                                                SETUP_FIRST, TERMINAL, THEFT, check_params, plot_index, plot_name)
 from pipeline.games.buildit.engine.pawns import PawnRules, with_
 from pipeline.games.engine_base import PhaseState
 

@@ -9,8 +9,7 @@ from collections import Counter, defaultdict
 from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.cards import check_rows
 from pipeline.games.challengers.checks.common import PILE_PER_PLAYER, params
-from pipeline.games.challengers.checks.game import (boxed, check_rules, pile_sizes, printed, printed_per_set,
-                                                     selections)
+from pipeline.games.challengers.checks.game import boxed, check_rules, pile_sizes, printed, printed_per_set, selections
 from pipeline.games.challengers.schema import LEVELS
 
 __all__ = ["check_rows", "check_rules", "summary", "pile_sizes", "printed", "printed_per_set", "selections"]

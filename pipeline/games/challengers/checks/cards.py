@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from pipeline.core.errors import Report
+from pipeline.data.schema import Record
 from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.common import WHEN_SELECTED_SET, reference
 from pipeline.games.challengers.engine.data import NORMAL_COPIES, OP_TIMINGS
-from pipeline.data.schema import Record
 
 TIMING_WORDS = {"none": "with no keyword (on reveal)", "on_attack": "On attack", "from_bench": "From the bench",
                 "holding_flag": "Holding the flag", "losing_flag": "Losing the flag",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pipeline.core.errors import SourceRef
-from pipeline.data.specs import Records
-from pipeline.games.challengers.schema import RULE_PARAMETERS
 from pipeline.data.params import rules
 from pipeline.data.schema import Record, suggest
+from pipeline.data.specs import Records
+from pipeline.games.challengers.schema import RULE_PARAMETERS
 
 WHEN_SELECTED_SET = "space"          # the one set built on *When selected* (§2.5, §3.4)
 PILE_PER_PLAYER = 9                  # CH-A21: a level pile holds at least 9 cards per player

@@ -10,11 +10,11 @@ from collections import defaultdict
 from itertools import combinations
 
 from pipeline.core.errors import Report
+from pipeline.data.schema import Record, suggest
 from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.common import (PILE_PER_PLAYER, city_sets, drafted_sets, param_ref, params,
-                                                       robot_sets, sheet_ref)
+                                                      robot_sets, sheet_ref)
 from pipeline.games.challengers.engine.data import DRAFT_LEVELS, LEVEL_CAPS, NORMAL_COPIES, PARAMETERS
-from pipeline.data.schema import Record, suggest
 
 FIRST_TROPHIES, LAST_TROPHIES = {2, 3}, {9, 10}       # CH-T5: the seed's round 1 and round 7 values
 ROBOT_LEVEL_RANGE = range(PARAMETERS["robot_level"][1], PARAMETERS["robot_level"][2] + 1)    # 1–5

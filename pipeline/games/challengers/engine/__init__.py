@@ -28,12 +28,12 @@ from __future__ import annotations
 from itertools import combinations
 
 from pipeline.games.challengers.engine.cards import Card, GameData
-from pipeline.games.challengers.engine.draft import HAND, OPTION, PICK, REMOVE, DraftRules
+from pipeline.games.challengers.engine.draft import DraftRules, HAND, OPTION, PICK, REMOVE
 from pipeline.games.challengers.engine.match import Match
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.challengers.engine.tell import tell_match
-from pipeline.games.challengers.engine.tournament import MATCH, ROBOT, START, TIE, TROPHY, MatchRules
-from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
+from pipeline.games.challengers.engine.tournament import MATCH, MatchRules, ROBOT, START, TIE, TROPHY
+from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 
 __all__ = ["CHANCE", "TERMINAL", "Card", "GameData", "Match", "State", "new_game", "tell_match", "pairings"]
 

@@ -13,9 +13,9 @@ import random
 
 from pipeline.data.specs import Records
 from pipeline.games.challengers.engine import GameData, tell_match
+from pipeline.games.challengers.rulebook.material import KEYWORD_WORDS
 from pipeline.games.challengers.schema import ENGINE_SHEETS, RULE_PARAMETERS
 from pipeline.games.kit import engine_rows
-from pipeline.games.challengers.rulebook.material import KEYWORD_WORDS
 
 ALICE, BRUNO = "Alice", "Bruno"
 SHUFFLES = 400              # seeds tried, in order

@@ -23,12 +23,11 @@ quarter scored last), quarter_scores. Seats: 0 north, 1 south."""
 
 from __future__ import annotations
 
-from pipeline.games.engine_base import CHANCE, TERMINAL, PhaseState
+from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS
-from pipeline.games.fightball.engine.scoring import (
-    DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack, finish, play_total, step,
-)
+from pipeline.games.fightball.engine.scoring import (DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack,
+                                                     finish, play_total, step)
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "evaluate_stack"]
 

@@ -6,10 +6,8 @@ bots read on every step, precomputed (per-card tuples, counter names, MOVE_PLAY'
 from __future__ import annotations
 
 from pipeline.games.engine_base import check_typed_params
-from pipeline.games.fightball.engine.data import (
-    BALL, BEST, BUZZ, COLOURS, EFFECT, PARAMETERS, PLAYER, SEATS, SHOT, Card, colour_values, field,
-    legal_attack_cell, parse_op,
-)
+from pipeline.games.fightball.engine.data import (BALL, BEST, BUZZ, COLOURS, Card, EFFECT, PARAMETERS, PLAYER, SEATS,
+                                                  SHOT, colour_values, field, legal_attack_cell, parse_op)
 from pipeline.games.fightball.engine.scoring import rules_of
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from pipeline.core.errors import Report, SourceRef
+from pipeline.data.schema import Record, suggest
 from pipeline.data.specs import Records
 from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, POSITIONS, SKILLS
-from pipeline.data.schema import Record, suggest
 
 STARTING_SETS = ("A", "B")
 KINDS = {"3P": "offence", "IN": "offence", "PE": "offence", "IT": "defence", "BL": "defence", "ST": "defence",

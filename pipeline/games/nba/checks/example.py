@@ -4,10 +4,10 @@ the set-A rows, and the named cards of §7.1. Every problem has the rule name `w
 from __future__ import annotations
 
 from pipeline.core.errors import Report
+from pipeline.data.schema import Record
 from pipeline.data.specs import Records
 from pipeline.games.nba.checks import keeps, positions, sheet_ref
 from pipeline.games.nba.engine.rules import team_level
-from pipeline.data.schema import Record
 
 RULE = "worked_example"
 SET = "A"

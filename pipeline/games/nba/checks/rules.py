@@ -9,13 +9,13 @@ from math import ceil
 from typing import Iterable
 
 from pipeline.core.errors import Report
+from pipeline.data.params import Parameters, rules
+from pipeline.data.schema import Record
 from pipeline.data.specs import Records
 from pipeline.games.nba.checks import STARTING_SETS, positions, rows_of, sheet_ref
 from pipeline.games.nba.checks.example import check_worked_example
 from pipeline.games.nba.engine.rules import normal_turns
 from pipeline.games.nba.schema import DEFENCE_SKILLS, POSITIONS, RULE_PARAMETERS, SKILLS, STATUS
-from pipeline.data.params import Parameters, rules
-from pipeline.data.schema import Record
 
 SEED_FACES = {"3P": (0, 0, 0, 2, 6, 9), "IN": (0, 0, 2, 4, 6, 7), "PE": (0, 2, 3, 4, 6, 6),    # §2.1, DICE-01
               "IT": (0, 1, 2, 1, 2, 4), "BL": (0, 2, 2, 1, 2, 3), "ST": (0, 2, 3, 3, 1, 1)}

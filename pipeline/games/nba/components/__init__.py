@@ -3,9 +3,9 @@ boards and sheets (cards.py), the dice (dice.py) and the rulebook (../rulebook/)
 
 from __future__ import annotations
 
+from pipeline.data.params import rules
 from pipeline.data.specs import Component, Records
 from pipeline.games.nba.schema import RULE_PARAMETERS
-from pipeline.data.params import rules
 
 
 def parameters(records: Records) -> dict:

@@ -4,11 +4,11 @@ they print comes from the workbook (skills, dice, players, tactics, fatigue, dur
 
 from __future__ import annotations
 
+from pipeline.data.schema import expand
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.nba.components.boards import court_layout, markets_layout
 from pipeline.games.nba.engine.rules import COLOUR_OF_DIE, offensive_rerolls
 from pipeline.games.nba.schema import DEFENCE_SKILLS, DICE, OFFENCE_SKILLS, POSITIONS
-from pipeline.data.schema import expand
 
 POKER = (63.5, 88.9)
 AID = (148.0, 210.0)            # A5, printed on A4 or Letter and cut

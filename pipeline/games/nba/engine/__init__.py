@@ -18,13 +18,13 @@ turn.py (phases C and D). Positions for tests: setup.py.
 
 from __future__ import annotations
 
+from pipeline.games.engine_base import PhaseState, every_tag
 from pipeline.games.nba.engine.actions import CHECK, LEGAL
-from pipeline.games.nba.engine.data import CHANCE, POSITIONS, TERMINAL, GameData
+from pipeline.games.nba.engine.data import CHANCE, GameData, POSITIONS, TERMINAL
 from pipeline.games.nba.engine.flow import FlowRules
 from pipeline.games.nba.engine.kinds import CH_FIRST, KIND_NAMES, OVER
 from pipeline.games.nba.engine.start import SetupRules
 from pipeline.games.nba.engine.turn import TurnRules
-from pipeline.games.engine_base import PhaseState, every_tag
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "POSITIONS"]
 

@@ -20,8 +20,8 @@ only legal step the engine does not ask (flow.py).
 from __future__ import annotations
 
 from pipeline.games.nba.engine.actions_base import _card, _cards, _position, _shape, _tag
-from pipeline.games.nba.engine.actions_start import (check_draft, check_refresh, check_team, legal_draft,
-                                                     legal_refresh, legal_team)
+from pipeline.games.nba.engine.actions_start import (check_draft, check_refresh, check_team, legal_draft, legal_refresh,
+                                                     legal_team)
 from pipeline.games.nba.engine.data import FATIGUE, PLAYER, POSITIONS, TACTIC
 from pipeline.games.nba.engine.kinds import DRAFT, END, MAIN, PREP, REFRESH, REROLL, SUB, TEAM
 
