@@ -33,6 +33,7 @@ from pipeline.core.output import file_list, recording, remove_leftovers, remove_
 from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck, Component, GameModule, Records
 from pipeline.games import load_game
+from pipeline.guide.ids import write_ids
 from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
@@ -175,7 +176,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
             item.cache.flush()                                  # what validation laid out, for next time
         with recording() as written[item.game.id]:
             outputs = _write_game(item, config, progress, stats)
-            item.edition_file = write_ids(item, config)
+            item.edition_file = write_ids(item.game, item.components, item.edition, config.output, config.root)
             _list_images(outputs, written[item.game.id], config.root)
             write_game_report(item, config, report, outputs, calibration, cache=item.cache)
         if item.cache:
@@ -222,40 +223,6 @@ def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress
     with credits(game.credited_author, game.keywords, ink_saver=laid.ink,
                  edition=edition.page_text if edition else ""):
         return write(game, laid, config, progress)
-
-
-def write_ids(item: PreparedGame, config: BuildConfig) -> dict | None:
-    """output/<game>/ids.md, every card's edition id (the print guide points to it), and report.json's
-    "edition" entry: the version, each card's id (component, card, id) and the file. None without marks."""
-    from pipeline.core.output import atomic_write
-    from pipeline.guide.print_guide import IDS_NAME, ids_markdown
-
-    edition = item.edition
-    if edition is None:
-        return None
-    rows = []
-    for component in item.components:
-        named: dict[str, tuple[str, str]] = {}              # a card's copies share its id: listed once
-        for face in identified(component):
-            short = edition.short(face.context)
-            named.setdefault(short, (_card_name(face, component.title, len(named) + 1), _row(face)))
-        rows += [(component.title, name, row, short) for short, (name, row) in named.items()]
-    path = config.output / item.game.id / IDS_NAME
-    digest = atomic_write(path, ids_markdown(item.game.title, edition.version, rows).encode())
-    return {"version": edition.version, "path": str(path.relative_to(config.root)), "sha256": digest,
-            "cards": [{"component": c, "card": name, "row": row, "id": short} for c, name, row, short in rows]}
-
-
-def _card_name(face, title: str, number: int) -> str:
-    """A data row's card by its name (its label up to the provenance in brackets, "Carréville (cities row 2)"),
-    any other face by its component's title and number."""
-    return face.label.split(" (")[0] if " (" in face.label else f"{title} n° {number}"
-
-
-def _row(face) -> str:
-    """Where the card's values are, in French: "cities, ligne 2" ("" for a face made from no row)."""
-    ref = face.ref
-    return f"{ref.sheet}, ligne {ref.row}" if ref is not None and ref.sheet and ref.row else ""
 
 
 def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:

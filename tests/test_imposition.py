@@ -20,7 +20,8 @@ from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM, PAPERS_MM, mm
 from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets.imposition import write_png, write_pnp, write_print
-from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, MARK_MIN, choose_plan, crop_marks
+from pipeline.render.sheets.marks import crop_marks
+from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, MARK_MIN, choose_plan
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 POKER = (63.5, 88.9)

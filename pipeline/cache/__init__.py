@@ -13,6 +13,8 @@ Three things are cached, each under a key made of everything it is computed from
 
 A key never depends on a path's modification time, only on content, so the cache cannot make a file that a
 clean build would make differently; deleting output/.cache only makes the next build slower.
+
+May import: core and render (the faces it stores).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import math
 from pathlib import PurePosixPath
 
 from pipeline.guide.data import GameGuide, STOCKS, STOCK_USES, sleeve_for, stock_of, takes_a_sleeve
+from pipeline.guide.ids import edition
 from pipeline.render.markup import md_escape
 
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
@@ -377,38 +378,6 @@ def assembly(pp: PaperPrint) -> list[str]:
         steps.append("**Règles** : agrafez-les ou rangez-les dans un classeur.")
     steps += [md_escape(step) for step in pp.guide.assembly]
     return ["## 5. Découpe et assemblage, dans l'ordre", ""] + [f"{i}. {s}" for i, s in enumerate(steps, 1)] + [""]
-
-
-# --- 6. the edition mark --------------------------------------------------------------------------------------
-
-IDS_NAME = "ids.md"             # output/<game>/ids.md: every card's id, the appendix the guide points to
-
-
-def edition(data: dict) -> list[str]:
-    """What the small grey mark on every card and page says, and how to name a card in a comment."""
-    mark = data.get("edition")
-    if not mark:
-        return []
-    example = mark["cards"][0]["id"] if mark["cards"] else "3f2a"
-    return ["## 6. Marque d'édition : signaler une carte", "",
-            f"Chaque carte, jeton, plateau et feuille porte, en tout petits caractères gris près d'un bord, le nom "
-            f"du jeu, l'édition et l'identifiant de la carte : « {md_escape(data['title'])} · "
-            f"{md_escape(mark['version'])} · {example} ». Les pages portent le nom du jeu et l'édition dans leur "
-            "en-tête. L'identifiant ne change que si les données de la carte changent : deux impressions de la "
-            "même carte gardent le même, une carte modifiée en reçoit un nouveau.", "",
-            f"Pour un commentaire, nommez la carte par son identifiant (« carte {example} ») et l'édition. "
-            f"La liste de toutes les cartes avec leur identifiant : [{IDS_NAME}]({IDS_NAME}).", ""]
-
-
-def ids_markdown(title: str, version: str, rows: list[tuple[str, str, str, str]]) -> str:
-    """output/<game>/ids.md: (component, card, workbook row, id) rows, in the order the build lays them out."""
-    lines = [f"# {md_escape(title)} — identifiants des cartes, édition {md_escape(version)}", "",
-             "L'identifiant imprimé dans la marque d'édition de chaque carte (« carte 3f2a » dans un "
-             "commentaire). Il ne change que si les données de la carte changent.", "",
-             "| élément | carte | ligne du classeur | identifiant |", "|---|---|---|---|"]
-    lines += [f"| {md_escape(component)} | {md_escape(card)} | {md_escape(row)} | `{short}` |"
-              for component, card, row, short in rows]
-    return "\n".join(lines) + "\n"
 
 
 # --- the whole guide -------------------------------------------------------------------------------------------

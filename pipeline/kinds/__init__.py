@@ -12,6 +12,11 @@ A kind module has:
     write(game, laid, config, progress) -> [report entry]       the files, from the faces and plans
     describe(spec) -> dict                                       its row in the report's components table
     how_to_print(entry) -> str                                   paper, sides and cuts of a home-printing file
+
+Also here: laying out every face of every component and planning its sheets before anything is written
+(prepare), and the pooled sheets that print several decks together (pooled).
+
+May import: core, data, render and cache.
 """
 
 from __future__ import annotations

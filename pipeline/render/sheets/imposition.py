@@ -27,7 +27,8 @@ from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import (FOOTER_NOTES, draw_fold_line, draw_footer, draw_header, draw_marks,
                                           footer_items)
-from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, Rect, SheetPlan, Slot, choose_plan, crop_marks
+from pipeline.render.sheets.marks import crop_marks
+from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, Rect, SheetPlan, Slot, choose_plan
 
 SIZE_TOLERANCE = 0.01  # points: faces of one sheet must share a trim size
 

@@ -4,15 +4,11 @@ own back), one run of sheets per size, the runs joined into one PDF."""
 
 from __future__ import annotations
 
-import hashlib
 import io
-import re
 from dataclasses import dataclass
 from typing import Sequence
 
 from pipeline.core.printing import PrintOptions
-
-_ID = re.compile(rb"/ID\s*\[\s*<[0-9A-Fa-f]*>\s*<[0-9A-Fa-f]*>\s*\]")
 
 
 @dataclass(frozen=True)
@@ -51,19 +47,17 @@ def write_reprint(target, cards: Sequence[ReprintCard], paper: str, game_title: 
 
 def _joined(parts: list[bytes]) -> bytes:
     """The runs as one PDF: the first run's document (its properties: title, author, keywords) with the
-    others' pages appended by pdfium; pdfium's random file /ID is replaced by a digest of the file, so the
-    same cards give the same bytes."""
-    import pypdfium2 as pdfium
+    others' pages appended by pikepdf, saved with an /ID computed from the file's content (deterministic_id),
+    so the same cards give the same bytes."""
+    import pikepdf
 
-    opened = [pdfium.PdfDocument(part) for part in parts]
+    opened = [pikepdf.Pdf.open(io.BytesIO(part)) for part in parts]
     try:
         for document in opened[1:]:
-            opened[0].import_pages(document)
+            opened[0].pages.extend(document.pages)
         out = io.BytesIO()
-        opened[0].save(out)
+        opened[0].save(out, deterministic_id=True)
     finally:
         for document in opened:
             document.close()
-    data = out.getvalue()
-    digest = hashlib.md5(_ID.sub(b"", data)).hexdigest().upper().encode("ascii")
-    return _ID.sub(b"/ID[<" + digest + b"><" + digest + b">]", data)
+    return out.getvalue()

@@ -33,8 +33,9 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import FOOTER_NOTES, draw_footer, draw_header, draw_marks, footer_items
 from pipeline.render.sheets.imposition import Face, FaceForms
+from pipeline.render.sheets.marks import crop_marks
 from pipeline.render.sheets.plan import (BAND_EDGES, BAND_GAP, Band, CARD_EDGE, EPS, LINE, MARK_EDGE, MARK_GAP,
-                                         MARK_MAX, Rect, SheetPlan, Slot, crop_marks, footer_line_count)
+                                         MARK_MAX, Rect, SheetPlan, Slot, footer_line_count)
 
 FOLD_MODE = "tokens"                               # footer note of a sheet with fold-over pairs (FOOTER_NOTES)
 BLOCK_GAP = 2 * MARK_GAP + MARK_MAX                # between two blocks: their marks share the gap
