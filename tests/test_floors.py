@@ -92,3 +92,18 @@ def test_no_module_is_longer_than_max_lines():
     long = {str(path.relative_to(PACKAGE)): n for path in PACKAGE.rglob("*.py")
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_the_architecture_page_draws_every_room_on_its_floor():
+    """docs/ARCHITECTURE.md's drawing names each room on the floor FLOORS gives it (floor 0 at the bottom)."""
+    text = (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    drawn = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) > 2 and words[0] == "floor" and words[1].isdigit():
+            drawn[int(words[1])] = line
+    for level, rooms in enumerate(FLOORS):
+        for room in rooms:
+            name = {"pipeline": "pipeline/__init__", "build": "build.py", "validate": "validate.py",
+                    "__main__": "__main__"}.get(room, room.replace(".", "/") + "/")
+            assert name in drawn.get(level, ""), f"{room} is not drawn on floor {level}"
