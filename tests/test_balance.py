@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.errors import Report
+from pipeline.data.balance import BALANCE_SHEET
 from pipeline.games import load_game
 from pipeline.play import gates as balance
 from pipeline.play.gates import FAILS, Gate, HOLDS, Metric, UNDECIDED, games_needed, judge
@@ -65,8 +66,8 @@ def test_shipped_balance_sheets_have_the_designer_comforts():
 
     for game in GAMES:
         ws = openpyxl.load_workbook(ROOT / book(game))["balance"]
-        assert [c.value for c in ws[1]] == [c.name for c in balance.BALANCE_SHEET.columns] and ws.freeze_panes == "A2"
-        assert [c.comment.text for c in ws[1]] == [column_note(col) for col in balance.BALANCE_SHEET.columns]
+        assert [c.value for c in ws[1]] == [c.name for c in BALANCE_SHEET.columns] and ws.freeze_panes == "A2"
+        assert [c.comment.text for c in ws[1]] == [column_note(col) for col in BALANCE_SHEET.columns]
 
 
 def test_nba_catalogs_list_what_can_be_bought():

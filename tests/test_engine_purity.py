@@ -97,7 +97,7 @@ def test_the_check_finds_impurities(tmp_path: Path):
     found = impurities(bad)
     assert any("imports reportlab" in p for p in found)
     assert any("imports pipeline.data.schema" in p for p in found)
-    assert any("imports pipeline.core.errors" in p for p in found)
+    assert any("imports pipeline.errors" in p for p in found)
     assert any("imports pipeline.games.othergame.geometry" in p for p in found)
     assert any("calls print()" in p for p in found)
     assert any("uses random.random" in p for p in found)

@@ -48,17 +48,19 @@ def test_the_package_holds_the_game_and_simulation_records(game):
 
 
 def test_the_template_a_new_game_copies_has_the_rooms_and_plays():
-    """games/_template/ is the skeleton a fourth game starts from: the same rooms, and its example engine
-    (a dice race, with the phase-table idiom) plays through the driver to its own end, refuses an illegal
-    action without changing, and replays a seed."""
+    """games/_template/ is the skeleton a new game starts from: the same rooms (and skeleton/, the workbook
+    and templates a new game moves to sheets/ and templates/), and its example engine (a dice race, with the
+    phase-table idiom) plays through the driver to its own end, refuses an illegal action without changing,
+    and replays a seed. tests/test_template_skeleton.py validates and builds it."""
     from dataclasses import replace
 
     from pipeline.games._template import SIMULATION, engine as template
     from pipeline.play.driver import flag_of, play
 
     rooms = _rooms(GAMES / "_template")
-    assert set(rooms) == ROOMS and (rooms["engine"] / "__init__.py").is_file()
-    params = {"target": 20, "end_rule": "after_round", "max_rounds": 50}
+    assert set(rooms) == ROOMS | {"skeleton"} and (rooms["engine"] / "__init__.py").is_file()
+    assert "template" not in REGISTRY and "_template" not in REGISTRY
+    params = {"players_min": 2, "players_max": 4, "target": 20, "end_rule": "after_round", "max_rounds": 50}
     sim = replace(SIMULATION, new_game=lambda records, players: template.new_game(params, players))
     for players in (2, 3, 4):
         outcome = play(sim, {}, players, 7, ("heuristic",) * players)

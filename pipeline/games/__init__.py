@@ -1,5 +1,10 @@
-"""The games the pipeline knows: an explicit registry of coded games, plus data-only games found as
-templates/<game>/game.yaml."""
+"""The games: an explicit registry of coded games (REGISTRY), plus data-only games found as
+templates/<game>/game.yaml (datagame). Every coded game has the same rooms (schema, checks, components,
+rulebook, bots, engine/) and is wired by the kit (kit.py); engines extend the one pure base (engine_base.py)
+and import only the standard library. A new game starts as a copy of _template/, a complete skeleton.
+
+May import: core, data, render (markup, charts, the stack figure) and play (the Simulation record, the
+driver for a game's own checks); never build, validate or the command line."""
 
 from __future__ import annotations
 

@@ -12,31 +12,22 @@ from pathlib import Path
 from pipeline.data.specs import GameModule, Records
 from pipeline.games.allstar.bots import BOTS
 from pipeline.games.allstar.schema import RULE_PARAMETERS
-from pipeline.games.kit import players_from_rules, staged_checks
+from pipeline.games.kit import game_record, players_from_rules
 from pipeline.play.contract import KeyFigure, Simulation, blame_rows, other_readings, per_records
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.data.manifest import COMPONENTS_SPEC
-    from pipeline.games.allstar import checks, schema
+    from pipeline.games.allstar import checks
     from pipeline.games.allstar.schema import (ARENAS, BALANCE, HOCKEY, ORDERS, PLAYOFF_POINTS, RULES, SPECIES, SYMBOLS,
                                                TIEBREAK_SIDES)
 
-    return GameModule(
-        id="allstar",
-        title="All-Star Draft",
-        data_files=(root / "sheets" / "allstar.xlsx",),
-        sheets=(SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, BALANCE,
-                COMPONENTS_SPEC),
-        template_dir=root / "templates" / "allstar",
-        components=_components,
-        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
-        summary=checks.summary,
-        simulation=SIMULATION,
-        rule_parameters=schema.RULE_PARAMETERS,
-        author="Auteurs de All-Star Draft (règles originales en français), prototype pnp",  # the seed names no one
-        keywords=("jeu de cartes", "draft", "hockey", "2 à 6 joueurs"),
-    )
+    return game_record("allstar", "All-Star Draft", root,
+                       (SPECIES, SYMBOLS, HOCKEY, ORDERS, TIEBREAK_SIDES, ARENAS, PLAYOFF_POINTS, RULES, BALANCE),
+                       checks=checks, components=_components, simulation=SIMULATION,
+                       rule_parameters=RULE_PARAMETERS,
+                       # the seed rulebook names no one: a placeholder
+                       author="Auteurs de All-Star Draft (règles originales en français), prototype pnp",
+                       keywords=("jeu de cartes", "draft", "hockey", "2 à 6 joueurs"))
 
 
 def _components(records):

@@ -4,9 +4,9 @@ bus, supporter and ticket tokens, a player aid page and the rulebook. Templates 
 
 from __future__ import annotations
 
-from pipeline.data.params import rules
 from pipeline.data.specs import CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.allstar.schema import RULE_PARAMETERS
+from pipeline.games.kit import parameters_from_rules
 
 POKER = (63.5, 88.9)
 LARGE = (88.0, 126.0)
@@ -37,8 +37,7 @@ ATTRIBUTE_LABELS = {"symbol": "Symbole", "number": "Numéro", "species": "Espèc
 MEDALS = ("or", "argent", "bronze")
 
 
-def parameters(records: Records) -> dict:
-    return dict(rules(records, RULE_PARAMETERS).values)
+parameters = parameters_from_rules(RULE_PARAMETERS)     # parameters(records): the rules sheet, typed, as a dict
 
 
 def colours() -> list[dict]:

@@ -12,29 +12,20 @@ from pathlib import Path
 from pipeline.data.specs import GameModule, Records
 from pipeline.games.buildit.bots import BOTS
 from pipeline.games.buildit.schema import RULE_PARAMETERS
-from pipeline.games.kit import players_from_rules, staged_checks
+from pipeline.games.kit import game_record, players_from_rules
 from pipeline.play.contract import KeyFigure, Simulation, blame_rows, other_readings, per_records
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.data.manifest import COMPONENTS_SPEC
-    from pipeline.games.buildit import checks, schema
+    from pipeline.games.buildit import checks
     from pipeline.games.buildit.schema import BALANCE, CITIES, CONTRACTS, NORMAL_CARDS, RULES
 
-    return GameModule(
-        id="buildit",
-        title="Build It",
-        data_files=(root / "sheets" / "buildit.xlsx",),
-        sheets=(CITIES, CONTRACTS, NORMAL_CARDS, RULES, BALANCE, COMPONENTS_SPEC),
-        template_dir=root / "templates" / "buildit",
-        components=_components,
-        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
-        summary=checks.summary,
-        simulation=SIMULATION,
-        rule_parameters=schema.RULE_PARAMETERS,
-        author="Auteurs de Build It (règles originales en français), prototype pnp",  # the seed names no one
-        keywords=("jeu de plateau", "construction", "négociation", "2 à 4 joueurs"),
-    )
+    return game_record("buildit", "Build It", root, (CITIES, CONTRACTS, NORMAL_CARDS, RULES, BALANCE),
+                       checks=checks, components=_components, simulation=SIMULATION,
+                       rule_parameters=RULE_PARAMETERS,
+                       # the seed rulebook names no one: a placeholder
+                       author="Auteurs de Build It (règles originales en français), prototype pnp",
+                       keywords=("jeu de plateau", "construction", "négociation", "2 à 4 joueurs"))
 
 
 def _components(records):

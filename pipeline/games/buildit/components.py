@@ -4,10 +4,10 @@ contexts only. Every number printed comes from the workbook."""
 
 from __future__ import annotations
 
-from pipeline.data.params import rules
 from pipeline.data.schema import expand
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.buildit.schema import RULE_PARAMETERS
+from pipeline.games.kit import parameters_from_rules
 
 POKER = (63.5, 88.9)
 AID = (88.0, 126.0)
@@ -28,9 +28,7 @@ COLOURS = (  # id, French name, letter (printed: colour never carries the meanin
 STATES = (("permit", "Permis", "P"), ("site", "Chantier", "Ch"), ("construction", "Construction", "C"))
 
 
-def parameters(records: Records) -> dict:
-    """The rules sheet as typed values (read once, in stage 2)."""
-    return dict(rules(records, RULE_PARAMETERS).values)
+parameters = parameters_from_rules(RULE_PARAMETERS)     # parameters(records): the rules sheet, typed, as a dict
 
 
 def components(records: Records) -> list[Component]:

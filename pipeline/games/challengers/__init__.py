@@ -12,7 +12,7 @@ from pathlib import Path
 from pipeline.data.specs import GameModule, Records
 from pipeline.games.challengers.bots import BOTS
 from pipeline.games.challengers.schema import RULE_PARAMETERS
-from pipeline.games.kit import engine_rows, players_from_rules, staged_checks
+from pipeline.games.kit import engine_rows, game_record, players_from_rules
 from pipeline.play.contract import (KeyFigure, Ratio, RatioTable, Simulation, Sweep, blame_rows, other_readings,
                                     per_records)
 
@@ -20,25 +20,15 @@ GAME_ID = "challengers"
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.data.manifest import COMPONENTS_SPEC
     from pipeline.games.challengers import checks, schema
 
-    return GameModule(
-        id=GAME_ID,
-        title="Challengers",
-        data_files=(root / "sheets" / f"{GAME_ID}.xlsx",),
-        sheets=(schema.SETS, schema.CARDS, schema.CARD_OPS, schema.STARTER, schema.SCHEDULE, schema.TROPHIES,
-                schema.ROBOT_DECKS, schema.ROBOT_LEVELS, schema.SOLO_CARDS, schema.RULES, schema.BALANCE,
-                COMPONENTS_SPEC),
-        template_dir=root / "templates" / GAME_ID,
-        components=_components,
-        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
-        summary=checks.summary,
-        simulation=SIMULATION,
-        rule_parameters=schema.RULE_PARAMETERS,
-        author="Auteurs de Challengers (aide de jeu en français), prototype pnp",   # placeholder
-        keywords=("jeu de cartes", "deck-building", "capture du drapeau", "1 à 8 joueurs"),
-    )
+    return game_record(GAME_ID, "Challengers", root,
+                       (schema.SETS, schema.CARDS, schema.CARD_OPS, schema.STARTER, schema.SCHEDULE, schema.TROPHIES,
+                        schema.ROBOT_DECKS, schema.ROBOT_LEVELS, schema.SOLO_CARDS, schema.RULES, schema.BALANCE),
+                       checks=checks, components=_components, simulation=SIMULATION,
+                       rule_parameters=RULE_PARAMETERS,
+                       author="Auteurs de Challengers (aide de jeu en français), prototype pnp",   # placeholder
+                       keywords=("jeu de cartes", "deck-building", "capture du drapeau", "1 à 8 joueurs"))
 
 
 def _components(records):

@@ -11,31 +11,22 @@ from pathlib import Path
 
 from pipeline.data.specs import GameModule, Records
 from pipeline.games.fightball.bots import BOTS
-from pipeline.games.kit import engine_rows, staged_checks
+from pipeline.games.kit import engine_rows, game_record
 from pipeline.play.contract import KeyFigure, Sides, Simulation, Sweep, blame_rows, other_readings, per_records
 
 GAME_ID = "fightball"
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.data.manifest import COMPONENTS_SPEC
     from pipeline.games.fightball import checks, schema
 
-    return GameModule(
-        id=GAME_ID,
-        title="Fightball",
-        data_files=(root / "sheets" / f"{GAME_ID}.xlsx",),
-        sheets=(schema.TEAMS, schema.PLAYERS, schema.SHOTS, schema.EFFECTS, schema.EFFECT_OPS, schema.RULES,
-                schema.BALANCE, COMPONENTS_SPEC),
-        template_dir=root / "templates" / GAME_ID,
-        components=_components,
-        rule_checks=staged_checks(checks.check_rows, checks.check_rules),
-        summary=checks.summary,
-        simulation=SIMULATION,
-        rule_parameters=schema.RULE_PARAMETERS,
-        author="Auteurs de Fightball (règles originales en français), prototype pnp",   # placeholder
-        keywords=("jeu de cartes", "temps réel", "sport", "2 joueurs"),
-    )
+    return game_record(GAME_ID, "Fightball", root,
+                       (schema.TEAMS, schema.PLAYERS, schema.SHOTS, schema.EFFECTS, schema.EFFECT_OPS, schema.RULES,
+                        schema.BALANCE),
+                       checks=checks, components=_components, simulation=SIMULATION,
+                       rule_parameters=schema.RULE_PARAMETERS,
+                       author="Auteurs de Fightball (règles originales en français), prototype pnp",   # placeholder
+                       keywords=("jeu de cartes", "temps réel", "sport", "2 joueurs"))
 
 
 def _components(records):

@@ -9,11 +9,11 @@ Colour never carries a meaning alone: every colour-coded value sits beside its c
 
 from __future__ import annotations
 
-from pipeline.data.params import rules as typed_rules
 from pipeline.data.schema import expand
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.fightball.engine.data import CENTRE, LAYOUT, NOBODY, NORTH, field
 from pipeline.games.fightball.schema import COLOURS, RULE_PARAMETERS
+from pipeline.games.kit import parameters_from_rules
 
 POKER = (63.5, 88.9)
 AID = (148.0, 210.0)            # A5: two per sheet, recto verso (one per coach)
@@ -36,9 +36,7 @@ MAT_MARGIN = 8.0
 MAT_SIDE_BAND = 14.0            # "NORD" above the field, "SUD" below it
 
 
-def parameters(records: Records) -> dict:
-    """The rules sheet, typed (read once, in stage 2)."""
-    return dict(typed_rules(records, RULE_PARAMETERS).values)
+parameters = parameters_from_rules(RULE_PARAMETERS)     # parameters(records): the rules sheet, typed, as a dict
 
 
 def announced(records: Records) -> dict[str, int]:

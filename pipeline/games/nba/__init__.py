@@ -7,33 +7,28 @@ components/ (cards, boards, dice), rulebook/ (chapters' context; the worked exam
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from pipeline.data.specs import GameModule, Records
-from pipeline.games.kit import staged_checks
+from pipeline.games.kit import game_record
 from pipeline.games.nba.bots import BOTS
 from pipeline.play.contract import KeyFigure, Simulation, blame_rows, other_readings, per_records
 
 
 def game_module(root: Path) -> GameModule:
-    from pipeline.data.manifest import COMPONENTS_SPEC
     from pipeline.games.nba import checks, components, schema
     from pipeline.games.nba.checks import rules
     from pipeline.games.nba.schema import BALANCE, DICE_SHEET, DURATIONS, FATIGUE, PLAYERS, RULES, SKILL_SHEET, TACTICS
 
-    return GameModule(
-        id="nba",
-        title="NBA Deck-Building",
-        data_files=(root / "sheets" / "nba.xlsx",),
-        sheets=(SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, BALANCE, COMPONENTS_SPEC),
-        template_dir=root / "templates" / "nba",
-        components=components.components,
-        rule_checks=staged_checks(checks.check_rows, rules.check_rules),
-        summary=_summary,
-        simulation=SIMULATION,
-        rule_parameters=schema.RULE_PARAMETERS,
-        author="Auteurs de NBA Deck-Building (règles originales en français), prototype pnp",  # the seed names no one
-        keywords=("jeu de cartes", "deck-building", "dés", "basket-ball", "2 joueurs"),
-    )
+    # stage 3 is checks/__init__.py's; stage 5 and the summary are checks/rules.py's
+    stages = SimpleNamespace(check_rows=checks.check_rows, check_rules=rules.check_rules, summary=rules.summary)
+    return game_record("nba", "NBA Deck-Building", root,
+                       (SKILL_SHEET, DICE_SHEET, PLAYERS, TACTICS, FATIGUE, DURATIONS, RULES, BALANCE),
+                       checks=stages, components=components.components, simulation=SIMULATION,
+                       rule_parameters=schema.RULE_PARAMETERS,
+                       # the seed rulebook names no one: a placeholder
+                       author="Auteurs de NBA Deck-Building (règles originales en français), prototype pnp",
+                       keywords=("jeu de cartes", "deck-building", "dés", "basket-ball", "2 joueurs"))
 
 
 def _play_checks(records: Records, report, simulation) -> None:
@@ -41,12 +36,6 @@ def _play_checks(records: Records, report, simulation) -> None:
     from pipeline.games.nba.checks import rules
 
     rules.check_durations_played(records, report, simulation)
-
-
-def _summary(records: Records) -> list[str]:
-    from pipeline.games.nba.checks import rules
-
-    return rules.summary(records)
 
 
 # --- the simulation record ----------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ docs and builds the `rules` sheet's columns from it; the engine refuses a bad va
 from __future__ import annotations
 
 PARAMETERS = {
+    "players_min": ("int", 1, 8),
+    "players_max": ("int", 1, 8),
     "target": ("int", 2, 100),
     "end_rule": ("enum", "after_round", "at_once"),
     "max_rounds": ("int", 1, 1000),

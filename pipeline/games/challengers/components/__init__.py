@@ -9,19 +9,17 @@ printed material is the material the rulebook announces."""
 
 from __future__ import annotations
 
-from pipeline.data.params import rules as typed_rules
 from pipeline.data.specs import Component, Records
 from pipeline.games.challengers.components.cards import card_decks, set_looks
 from pipeline.games.challengers.components.pages import aid, bench_mats, pairing_chart, robot_reference, round_track
 from pipeline.games.challengers.components.tokens import fan_tokens, flags, trophies
 from pipeline.games.challengers.schema import RULE_PARAMETERS
+from pipeline.games.kit import parameters_from_rules
 
 __all__ = ["announced", "components", "parameters"]
 
 
-def parameters(records: Records) -> dict:
-    """The rules sheet, typed (read once, in stage 2)."""
-    return dict(typed_rules(records, RULE_PARAMETERS).values)
+parameters = parameters_from_rules(RULE_PARAMETERS)     # parameters(records): the rules sheet, typed, as a dict
 
 
 def announced(records: Records) -> dict[str, int]:

@@ -6,20 +6,15 @@ match's piles and benches)."""
 
 from __future__ import annotations
 
-from pipeline.data.params import rules as typed_rules
 from pipeline.data.specs import FaceSpec, Records, RulebookSpec
+from pipeline.games.challengers.components import parameters
 from pipeline.games.challengers.rulebook import material
 from pipeline.games.challengers.rulebook.endings import final_example, lead_example
 from pipeline.games.challengers.rulebook.figures import match_figures
 from pipeline.games.challengers.rulebook.keywords import timings
 from pipeline.games.challengers.rulebook.told_match import told_match
-from pipeline.games.challengers.schema import RULE_PARAMETERS
 from pipeline.games.kit import deck_figures
 from pipeline.render.markup import Markdown, shield
-
-
-def parameters(records: Records) -> dict:
-    return dict(typed_rules(records, RULE_PARAMETERS).values)
 
 
 def samples(records: Records) -> dict:

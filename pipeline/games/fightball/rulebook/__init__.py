@@ -5,19 +5,14 @@ chosen from the workbook's cards (examples.py), and the figures they may show by
 
 from __future__ import annotations
 
-from pipeline.data.params import rules as typed_rules
 from pipeline.data.specs import FaceSpec, Records, RulebookSpec
+from pipeline.games.fightball.components import parameters
 from pipeline.games.fightball.engine.data import COLOURS, LAYOUT
 from pipeline.games.fightball.rulebook.diagrams import diagram_figures
 from pipeline.games.fightball.rulebook.effects import effect_cards
 from pipeline.games.fightball.rulebook.examples import colour_words, examples
-from pipeline.games.fightball.schema import RULE_PARAMETERS
 from pipeline.games.kit import deck_figures
 from pipeline.render.markup import Markdown, shield
-
-
-def parameters(records: Records) -> dict:
-    return dict(typed_rules(records, RULE_PARAMETERS).values)
 
 
 def _copies(rows) -> int:

@@ -3,13 +3,12 @@ boards and sheets (cards.py), the dice (dice.py) and the rulebook (../rulebook/)
 
 from __future__ import annotations
 
-from pipeline.data.params import rules
 from pipeline.data.specs import Component, Records
+from pipeline.games.kit import parameters_from_rules
 from pipeline.games.nba.schema import RULE_PARAMETERS
 
 
-def parameters(records: Records) -> dict:
-    return dict(rules(records, RULE_PARAMETERS).values)
+parameters = parameters_from_rules(RULE_PARAMETERS)     # parameters(records): the rules sheet, typed, as a dict
 
 
 def components(records: Records) -> list[Component]:
