@@ -54,7 +54,7 @@ class PreparedGame:
     laid: list[Laid] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     play: object | None = None               # stage 6 SimulationResult, when the game has an engine
-    guide: object | None = None              # the print guide's own data (guide_data.GameGuide), read before writing
+    guide: object | None = None              # the print guide's own data (guide/data.py GameGuide), read before writing
     cache: BuildCache | None = None
     edition: Edition | None = None           # what its edition marks say; None: a build without marks
     edition_file: dict | None = None         # report.json's "edition": version, every card's id, ids.md

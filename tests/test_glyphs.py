@@ -63,7 +63,7 @@ def test_segments_put_each_character_in_the_first_font_that_has_it(text, font):
             else:                                    # a letter: the first font that has it
                 assert name == (font_for(char, chain) or font), (text, parts)
             previous = name
-    shown = "".join(c for c in text if c not in INVISIBLE)        # a word alone is cut as on its line (text.py
+    shown = "".join(c for c in text if c not in INVISIBLE)        # a word alone is cut as on its line (render/faces/text.py
     line = _char_fonts(parts)                                     # measures words, draws lines)
     position = 0
     for word in shown.split(" "):

@@ -151,7 +151,7 @@ def test_body_text_is_9_points_or_more_and_lines_stay_under_80_characters(book):
 
 
 def test_no_heading_is_the_last_line_of_a_column(book):
-    title_sizes = {19.0, 13.0, 10.5}           # chapter, section and subsection headings (rulebook_style)
+    title_sizes = {19.0, 13.0, 10.5}           # chapter, section and subsection headings (render/rulebook/style.py)
     for number, page in enumerate(book["pages"][1:], start=2):
         for right in (False, True):
             lines = [line for line in _lines(page["chars"], page["middle"]) if (line[0]["x0"] >= page["middle"]) == right]

@@ -1,4 +1,4 @@
-"""Rule sweeps (pipeline/sweep/run.py, sweep_report.py, sweep_pdf.py) on the toy dice race of tests/toy_game.py with
+"""Rule sweeps (pipeline/sweep/: run, report, pdf) on the toy dice race of tests/toy_game.py with
 typed rule parameters and a rule check of its own, and once on Build It's workbook: the values checked like the
 cells they replace, the same seeds in every combination, the baseline, the paired changes, flagged
 combinations, the grid order, the CSV's columns and byte-identical reports."""

@@ -52,7 +52,7 @@ def identified(component: Component) -> list[FaceSpec]:
 
 
 def mark_texts(edition: Edition | None, component: Component, face: FaceSpec, back: bool) -> tuple[str, ...]:
-    """The edition mark of one face, longest form first (render/edition_mark.py stamps the first that fits):
+    """The edition mark of one face, longest form first (render/faces/edition_mark.py stamps the first that fits):
     a front, board or page is one card's and carries its id; a `back` is the deck's, with the game and version
     only; a token (a deck under SMALL_SIDE_MM) its id alone. None for dice faces and rulebook figures."""
     if edition is None or not isinstance(component, MARKED):

@@ -1,9 +1,9 @@
-"""Rates read from the games' counters (Simulation.ratios, games/base.py Ratio and RatioTable): a numerator's
+"""Rates read from the games' counters (Simulation.ratios, play/contract.py Ratio and RatioTable): a numerator's
 total over a denominator's over the games that ended by the rules, with a 95 % Wilson interval when it is a
 share. Per key of two counter tables (a card's pick rate: picked / offered), grouped by the part of the key
 before "|" with the groups pooled as "all" (a set's win rate per selection of sets), or one rate of two
-counters (the robot's match win rate: robot:won / robot:matches). Rows for the Markdown (simulate_report.py),
-the PDF (simulate_ratio_pages.py) and a CSV per table; a sweep's y reads the same single rates.
+counters (the robot's match win rate: robot:won / robot:matches). Rows for the Markdown (simulation/report.py),
+the PDF (simulation/ratio_pages.py) and a CSV per table; a sweep's y reads the same single rates.
 
 Pure computation and text; pipeline/play/stats.py's totals are the input.
 """

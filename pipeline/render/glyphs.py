@@ -7,7 +7,7 @@ the primary font has (nearly always) costs one set comparison and returns withou
 are parsed only when a character needs them.
 
 Spaces (and the no-break space, which reportlab draws as a space) never switch fonts: a space is drawn in
-the font of the character before it, so a line of Cyrillic is one run, not one per word (text.py measures
+the font of the character before it, so a line of Cyrillic is one run, not one per word (faces/text.py measures
 the space after a word in that same font). Punctuation, digits and signs that every font of the chain has
 join the letters of their word: "булок, да" is one run of Noto Sans, "(Петар)" too, while "3" alone keeps
 the primary font. Decisions never look past a word, so a word measured alone is cut as on its line. Invisible format characters (soft hyphen, zero-width space and

@@ -1,5 +1,5 @@
 """The report of simulated games as A4 pages: key numbers as tables and charts (pipeline/render/charts/draw.py),
-flowed two to a row (pipeline/render/charts/pages.py). The rows are simulate_report.py's, shared with the
+flowed two to a row (pipeline/render/charts/pages.py). The rows are simulation/report.py's, shared with the
 Markdown report and the terminal."""
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from pipeline.play.ratios import POOLED, RatioResult, counts, group_labels, pivo
 COLUMN_ROWS = 56        # rows of a table's half-page column on an A4 page
 NOTE_SIZE = 7.0
 NOTE_WIDTH = 500.0      # points: a note's lines across the page
-ROW = 7.5 * 1.55        # a table row (chart_pages.table at 7.5 pt): each bar faces its row
-GAP = 16.0              # between the bars and the table (chart_pages.flow's gap)
+ROW = 7.5 * 1.55        # a table row (render/charts/pages.py table, 7.5 pt): each bar faces its row
+GAP = 16.0              # between the bars and the table (render/charts/pages.py flow's gap)
 
 
 def ratio_panels(found: list[RatioResult], fonts, charts) -> list:
@@ -129,7 +129,7 @@ def _beside(r: RatioResult, shown, every, table, widths, title: str, notes: list
 def _titled(canvas, box, title: str, notes: list[str], fonts, charts) -> float:
     """The title and the note's lines at the top of the box; returns the y below them."""
     x, _, w, _ = box
-    top = charts._title(canvas, box, title, fonts)
+    top = charts.draw_title(canvas, box, title, fonts)
     for line in notes:
         top -= NOTE_SIZE + 2
         charts.text(canvas, x, top + 2, line, fonts.name("body"), NOTE_SIZE, room=w, colour=charts.MUTED)

@@ -6,7 +6,7 @@ batches (common random numbers: game i plays seed S × 1000003 + i under every c
 is the rule's, not luck's), and per combination the balance measures of pipeline/play/metrics.py with
 their 95 % intervals and the paired change from the baseline (the workbook's own values when the sweep lists
 them, else the first combination). A combination whose games stop finishing is flagged, never fatal.
-sweep_report.py and sweep_pdf.py write it; pipeline/cli/sweep.py shows it.
+report.py and pdf.py write it; pipeline/cli/sweep.py shows it.
 """
 
 from __future__ import annotations

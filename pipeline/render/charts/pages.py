@@ -1,5 +1,5 @@
 """Tables and pages of panels for chart reports (pnp simulate): rows of text in striped columns, and panels
-(a height and a draw(canvas, box)) flowed two to a row on as many pages as they need. Generic, like charts.py."""
+(a height and a draw(canvas, box)) flowed two to a row on as many pages as they need. Generic, like draw.py."""
 
 from __future__ import annotations
 

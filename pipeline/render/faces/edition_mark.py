@@ -5,7 +5,7 @@ its place in the deck left out (pipeline/core/edition.py card_id), so two printi
 a playtester can report "carte 3f2a";
 a deck's back, no one card's, says "Game · version" (so identical backs stay one face).
 A page's mark is "Game · version", drawn by the page writers at the end of their header band
-(sheetdecor.draw_header) or beside a rulebook's page number, from the `edition` of the PDF credits the build
+(render/sheets/decor.py draw_header) or beside a rulebook's page number, from the `edition` of the PDF credits the build
 sets around each component's files (pipeline/render/pdf.py).
 
 On a face the mark is set in the game's body font at SIZE, in a grey that still prints, inside the safe zone

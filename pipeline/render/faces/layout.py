@@ -185,7 +185,7 @@ class TemplateLoader:
 
     def _mark(self, doc: YamlMap, top: SourceRef, problems: list[Problem]) -> tuple[str, float] | None:
         """`edition_mark: {anchor: bottom-left, inset: 5}`: where the edition mark goes on this design's faces
-        (render/edition_mark.py); `inset` (mm from the trim, optional) moves it further in than the safe zone."""
+        (render/faces/edition_mark.py); `inset` (mm from the trim, optional) moves it further in than the safe zone."""
         raw = doc.get("edition_mark")
         if raw is None:
             return None

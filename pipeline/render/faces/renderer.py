@@ -43,7 +43,7 @@ class FaceLayout:
     primitives: tuple = field(default=(), repr=False)
     project_root: Path = field(default=Path("."), repr=False, compare=False)
     legible: bool = field(default=False, compare=False)   # FaceSpec.legible: a figure never shrunk below 6 pt text
-    mark_anchor: str = "bottom"     # where the build stamps the edition mark (render/edition_mark.py)
+    mark_anchor: str = "bottom"     # where the build stamps the edition mark (render/faces/edition_mark.py)
     mark_inset: float = 0.0         # mm from the trim to the mark, when more than the safe zone
 
     def draw(self, canvas) -> None:

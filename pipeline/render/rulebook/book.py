@@ -1,7 +1,7 @@
 """The rulebook engine: a folder of Markdown + jinja2 chapters -> an A4 or Letter booklet PDF.
 
 It knows nothing of any game: a game gives the folder, the values its chapters read and the faces its
-figures show. The source format (rulebook_source, rulebook_markdown):
+figures show. The source format (source.py, markdown.py):
 
 - chapter files `NN-name.md`, in NN order, each rendered by jinja2 (sandboxed, StrictUndefined, trim_blocks
   and lstrip_blocks) with the context, then read as CommonMark + pipe tables;
@@ -9,7 +9,7 @@ figures show. The source format (rulebook_source, rulebook_markdown):
 - **bold**, *italic*, `code`, bullet and numbered lists, tables, `> ` notes, `---` rules;
 - a paragraph made only of `![Caption](figure:name)` (or `figure:a,b,c` for a row) draws figures.
 
-The book: a cover (title, subtitle, the faces and facts of `cover.yaml`, see rulebook_cover), then the
+The book: a cover (title, subtitle, the faces and facts of `cover.yaml`, see cover.py), then the
 contents and the chapters in two columns, running on from one chapter to the next; a heading never ends a
 column (KeepHeading), a paragraph leaves no widow or orphan line, and a table too wide for a column floats to
 the top of the next page across both (WideBlock). Every page after the cover has a running header (game ·

@@ -2,7 +2,7 @@
 a die is six finished faces (face 1..6) and a count.
 
 Each face is drawn once per PDF as a form XObject, at its template's size, and placed scaled into every
-square that shows it (a net's face, a sticker): one drawing, two sizes. Geometry lives in diceplan.py; this
+square that shows it (a net's face, a sticker): one drawing, two sizes. Geometry lives in dice_plan.py; this
 module only draws what the plans say and the words a playtester needs (header, what to cut, fold and glue,
 which faces face each other).
 """
