@@ -98,13 +98,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 def point_cli_at(monkeypatch, root: Path) -> None:
-    """The in-process CLI (pipeline.cli.app and the modules its commands share) on the project at `root`."""
-    import pipeline.cli.app
-    import pipeline.cli.shared
-    import pipeline.cli.sweep
+    """The in-process CLI on the project at `root`. Every pipeline.cli module reads the project through
+    pipeline.cli.shared.project_root(), so shared's PROJECT_ROOT is the one to patch; any module of pipeline/cli/
+    that binds its own PROJECT_ROOT is patched as well, so a command never works on the real project."""
+    import importlib
+    import pkgutil
 
-    for module in (pipeline.cli.app, pipeline.cli.shared, pipeline.cli.sweep):
-        monkeypatch.setattr(module, "PROJECT_ROOT", root)
+    import pipeline.cli
+
+    for found in pkgutil.iter_modules(pipeline.cli.__path__):
+        module = importlib.import_module(f"pipeline.cli.{found.name}")
+        if hasattr(module, "PROJECT_ROOT"):
+            monkeypatch.setattr(module, "PROJECT_ROOT", root)
 
 
 def pytest_configure(config):

@@ -10,7 +10,6 @@ from typing import Optional
 
 import typer
 
-from pipeline import PROJECT_ROOT
 from pipeline.cli import shared as ui
 
 
@@ -33,14 +32,15 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
     from pipeline.release.bundle import EpochError
     from pipeline.release.run import ReleaseRequest, release as releasing, version_problem
 
-    known = available(PROJECT_ROOT)
+    root = ui.project_root()
+    known = available(root)
     for name in games or ():
         if name not in known:
             ui.usage(f"unknown game {name!r} (known: {', '.join(known)})")
     if version is not None and version_problem(version.strip()):
         ui.usage(f"--version: {version_problem(version.strip())}")
     pool = ui.executor_of("local", workers)
-    request = ReleaseRequest(PROJECT_ROOT, tuple(dict.fromkeys(games or ())), version, mark,
+    request = ReleaseRequest(root, tuple(dict.fromkeys(games or ())), version, mark,
                              balance_games or BALANCE_GAMES, pool)
     report, start = Report(), time.perf_counter()
     with ui.closing(pool), ui.progress() as progress:
@@ -60,7 +60,8 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
 
 def _show(item) -> None:
     """The game's folder, the time it took, what changed, then each file with its size."""
-    folder = item.folder.relative_to(PROJECT_ROOT) if item.folder.is_relative_to(PROJECT_ROOT) else item.folder
+    root = ui.project_root()
+    folder = item.folder.relative_to(root) if item.folder.is_relative_to(root) else item.folder
     print(f"released {item.game.id} {item.version} → {folder}/ in {item.seconds:.1f} s; {_changed(item.changes)}")
     for path in item.files:
         print(f"  wrote {path.name} ({_size(path.stat().st_size)})")

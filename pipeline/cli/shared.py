@@ -1,18 +1,26 @@
-"""What the `pnp` commands share: the rich consoles, progress bars, usage errors, problem lists, tables, the
-`--executor` option and how a run's work was split. pipeline/cli/app.py holds the app and most commands;
-pipeline/cli/sweep.py the sweep command. Nothing here imports rich until something is printed."""
+"""What the `pnp` commands share: the project they work on (project_root), the rich consoles, progress bars,
+usage errors, the game and choice arguments, problem lists, tables, the `--executor` option and the lines of
+written files. pipeline/cli/app.py holds the app; build.py, simulate.py, sweep.py, release.py and diff.py the
+commands. Nothing here imports rich until something is printed."""
 
 from __future__ import annotations
 
 import contextlib
 import sys
 from functools import lru_cache
+from pathlib import Path
 from typing import Optional
 
 import typer
 
 from pipeline import PROJECT_ROOT
 from pipeline.core.errors import Report, Severity
+
+
+def project_root() -> Path:
+    """The project the commands work on (sheets/, templates/, output/): every CLI module reads it here, so a
+    test points the whole CLI at a scratch project by patching this module's PROJECT_ROOT alone."""
+    return PROJECT_ROOT
 
 
 @lru_cache(maxsize=None)
@@ -52,17 +60,37 @@ def progress():
     if not sys.stderr.isatty():
         yield Progress()
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bars, TextColumn, TimeElapsedColumn
 
-    with RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console(True), transient=True) as bar:
-        yield RichProgress(bar)
+    with Bars(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+              console=console(True), transient=True) as bar:
+        yield RichProgress(bar)         # this module's wrapper: rich's own Progress is imported as Bars
 
 
 def usage(message: str) -> None:
     err(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
 
+
+def games(names: Optional[list[str]]) -> tuple[str, ...]:
+    """The game ids given (default: every game); an unknown one is a usage error (a .yaml path passes)."""
+    from pipeline.games import available
+
+    known = available(project_root())
+    chosen = tuple(names or known)
+    for name in chosen:
+        if name not in known and not name.endswith((".yaml", ".yml")):
+            usage(f"unknown game {name!r} (known: {', '.join(known)})")
+    return chosen
+
+
+def choices(value: str, allowed: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """One of `allowed`, or all of them for "all"; anything else is a usage error."""
+    if value == "all":
+        return allowed
+    if value not in allowed:
+        usage(f"{option} must be one of {', '.join(allowed)} or all, not {value!r}")
+    return (value,)
 
 
 def print_problems(report: Report) -> None:
@@ -74,16 +102,15 @@ def print_problems(report: Report) -> None:
 
     from pipeline.cli import annotations
 
-    top = annotations.workspace(PROJECT_ROOT) if annotations.active() else None
+    top = annotations.workspace(project_root()) if annotations.active() else None
     for problem in report.problems:
         colour = "red" if problem.severity is Severity.ERROR else "yellow"
         line = Text(problem.severity.value, style=colour)
         line.append(f" {problem}")          # plain text: a "[range]" tag must not be read as markup
         err(line, highlight=False)
         if top is not None:
-            err(Text(annotations.annotation(problem, PROJECT_ROOT, top)), highlight=False)
+            err(Text(annotations.annotation(problem, project_root(), top)), highlight=False)
     err(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
-
 
 
 EXECUTOR_OPTION = typer.Option("local", "--executor", metavar="local|dask[=ADDRESS]",
@@ -116,26 +143,17 @@ def closing(pool):
         pool.close()
 
 
-def show_split(loaded, splits, where: str) -> None:
-    """How the work was split, on stdout and in <where> (never in a result file: it differs between runs)."""
-    from pipeline.play import executors
-
-    split = executors.total(splits)
-    if split is None:
-        return
-    out(f"played {executors.split_line(split)}")
-    path = executors.write_split(PROJECT_ROOT / "output" / loaded.request.game / where, splits)
-    print(f"wrote {path.relative_to(PROJECT_ROOT)}")
-
+def wrote(paths: list[Path]) -> None:
+    """A line per file written, relative to the project."""
+    for path in paths:
+        print(f"wrote {path.relative_to(project_root())}")
 
 
 def written(loaded, write) -> None:
-    from pipeline.render.pdf import credits
+    """`write()` under the game's PDF credits (pipeline/simulation/session.py), then a line per file."""
+    from pipeline.simulation.session import credited
 
-    with credits(loaded.module.credited_author, loaded.module.keywords):     # the PDF's Author and Keywords
-        written = write()
-    for path in written:
-        print(f"wrote {path.relative_to(PROJECT_ROOT)}")
+    wrote(credited(loaded, write))
 
 
 def show(rows: list[list[str]], title: str) -> None:

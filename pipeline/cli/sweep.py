@@ -8,7 +8,6 @@ from typing import Optional
 
 import typer
 
-from pipeline import PROJECT_ROOT
 from pipeline.cli import shared as ui
 from pipeline.cli.shared import EXECUTOR_OPTION
 
@@ -46,7 +45,7 @@ def _sweep(game: str, axes, games: int, seed: int, players: Optional[int], bots:
     from pipeline.simulation import run as simulation
     from pipeline.sweep import report as rows_of, run as sweeping
 
-    request = simulation.Request(game, PROJECT_ROOT, games, seed, players,
+    request = simulation.Request(game, ui.project_root(), games, seed, players,
                                  tuple(b.strip() for b in bots.split(",")) if bots else None, workers, executor=pool)
     report = Report()
     try:

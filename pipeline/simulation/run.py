@@ -1,6 +1,7 @@
 """Simulation orchestration, above the games: from a game id and the `pnp simulate` options to validated
 records, the seeded run, the readings replayed, and the report files. The driver (pipeline/play/driver.py, below
-the games) plays; pipeline/play/stats.py counts; simulate_report.py and simulate_pdf.py write; the CLI shows."""
+the games) plays; pipeline/play/stats.py counts; report.py and pdf.py write; session.py runs these steps in the
+order `pnp simulate` asks for them; the CLI shows."""
 
 from __future__ import annotations
 
