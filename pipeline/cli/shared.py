@@ -149,13 +149,6 @@ def wrote(paths: list[Path]) -> None:
         print(f"wrote {path.relative_to(project_root())}")
 
 
-def written(loaded, write) -> None:
-    """`write()` under the game's PDF credits (pipeline/simulation/session.py), then a line per file."""
-    from pipeline.simulation.session import credited
-
-    wrote(credited(loaded, write))
-
-
 def show(rows: list[list[str]], title: str) -> None:
     """A table of text rows (header first) on stdout; nothing for a header alone."""
     from rich.table import Table

@@ -76,5 +76,5 @@ def _sweep(game: str, axes, games: int, seed: int, players: Optional[int], bots:
     split = executors.total(found.splits)
     if split is not None:
         ui.out(Text(f"played {executors.split_line(split)}"))
-    ui.written(plan.loaded, lambda: sweeping.write_reports(found))
+    ui.wrote(sweeping.write_reports(found))
     raise typer.Exit(0 if found.ok else 1)

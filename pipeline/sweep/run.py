@@ -310,16 +310,18 @@ def folder(plan: Plan) -> Path:
 
 def write_reports(result: SweepResult) -> list[Path]:
     """output/<game>/sweep/<name>.md, .pdf, .csv (identical for identical arguments, whatever ran them) and
-    <name>.run.json (how the work was split: it varies)."""
+    <name>.run.json (how the work was split: it varies). The PDF credits the game (its Author and Keywords)."""
     from pipeline.core.output import atomic_write
     from pipeline.play.executors import write_split
     from pipeline.render.fonts import default_fonts
+    from pipeline.render.pdf import credits
     from pipeline.sweep import pdf as sweep_pdf, report as sweep_report
 
     base = folder(result.plan) / result.plan.name
     paths = [base.with_name(base.name + suffix) for suffix in (".md", ".pdf", ".csv", ".run.json")]
     atomic_write(paths[0], sweep_report.markdown(result).encode())
-    sweep_pdf.write_pdf(result, paths[1], default_fonts())
+    with credits(result.plan.loaded.module.credited_author, result.plan.loaded.module.keywords):
+        sweep_pdf.write_pdf(result, paths[1], default_fonts())
     sweep_report.write_csv(sweep_report.frame(result), paths[2])
     write_split(paths[3], result.splits)
     return paths

@@ -1,7 +1,7 @@
 """TEMPLATE for a new game: a small dice race that validates, plays, builds and prints from the first copy, so
 a new game starts from something that works and changes it room by room.
 
-The Python rooms are this folder, the same in every game (tests/test_game_rooms.py): this file holds the
+The Python rooms are this folder, the same in every game (tests/games/test_game_rooms.py): this file holds the
 game record (game_module, wired by pipeline/games/kit.py game_record) and the simulation record (SIMULATION);
 schema.py the sheets and rule parameters; checks.py stages 3 and 5; components.py what is printed;
 rulebook.py what the chapters see; bots.py the players; engine/ the pure rules, with the phase-table idiom.
@@ -10,7 +10,7 @@ The designer's files are in skeleton/, laid out as the project root is: skeleton
 workbook: the runners sheet, `rules`, `balance` and the `components` manifest) and skeleton/templates/template/
 (a card front and back, the rulebook's cover and one chapter, in French). They live here, not in sheets/ and
 templates/, so they travel with the code that reads them and the skeleton is never a game of the project:
-it is not in REGISTRY, `pnp list` and `pnp build` do not see it. tests/test_template_skeleton.py builds it
+it is not in REGISTRY, `pnp list` and `pnp build` do not see it. tests/games/test_template_skeleton.py builds it
 in a scratch project.
 
 A new game <id> (lower-case letters, digits, _):
@@ -23,7 +23,7 @@ A new game <id> (lower-case letters, digits, _):
    and TITLE below become the game's, as does the title in rulebook.py; each "TEMPLATE:" docstring says what
    the room holds.
 3. Register it in pipeline/games/__init__.py: a loader `_<id>(root)` like the others, and "<id>": _<id> in
-   REGISTRY. `pnp validate <id>` and `pnp build <id>` then work; tests/test_template_skeleton.py is a start
+   REGISTRY. `pnp validate <id>` and `pnp build <id>` then work; tests/games/test_template_skeleton.py is a start
    for the game's own tests."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""TEMPLATE: the pure rules (standard library only; tests/test_engine_purity.py checks it), on the one engine
+"""TEMPLATE: the pure rules (standard library only; tests/architecture/test_engine_purity.py checks it), on the one engine
 base (pipeline/games/engine_base.py): the base owns the public interface (legal_actions, apply_action,
 is_terminal, returns, clone, snapshot); the game brings its phase tables and a few hooks.
 

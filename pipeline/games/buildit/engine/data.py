@@ -1,6 +1,6 @@
 """Build It engine, data half: constants, plot names, and the workbook's rows prepared once per game data.
 
-Pure: the standard library and the game's geometry module only (tests/test_engine_purity.py checks it).
+Pure: the standard library and the game's geometry module only (tests/architecture/test_engine_purity.py checks it).
 A `GameData` is read-only once built and shared by every state and bot of every game played with it.
 """
 

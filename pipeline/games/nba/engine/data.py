@@ -1,6 +1,6 @@
 """NBA Deck-Building engine, data half: constants, rule parameters, and the workbook's rows prepared once.
 
-Pure: the standard library only (tests/test_engine_purity.py checks it). A `GameData` is read-only once built
+Pure: the standard library only (tests/architecture/test_engine_purity.py checks it). A `GameData` is read-only once built
 and shared by every state and bot of every game played with it.
 
 Cards are integers inside the engine: their index in every card id (Player cards, Tactic models, Fatigue)
