@@ -218,7 +218,7 @@ def test_a_build_whose_text_needs_no_fallback_is_byte_identical_without_the_chai
 def test_the_fallback_fonts_are_read_only_when_a_character_needs_them(tmp_path):
     root = copy_project(tmp_path)
     _game(root, [("a", "Zone de départ", "Piochez 2 cartes.")], ("Polyglotte", "Cartes"))
-    script = ("import sys\nfrom pipeline import cli\nfrom pipeline.render import fonts\n"
+    script = ("import sys\nfrom pipeline.cli import app as cli\nfrom pipeline.render import fonts\n"
               "sys.argv = ['pnp', 'build', 'polyglot', '--paper', 'a4', '--format', 'pnp']\n"
               "try:\n    cli.main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
               "print('registered:', sorted(fonts._REGISTERED))\n")
