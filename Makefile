@@ -24,11 +24,12 @@ validate: $(STAMP)
 balance: $(STAMP)
 	$(BIN)/pnp validate --balance --workers 2
 
+# every core: a module's tests stay on one worker (--dist loadscope), so a module's fixtures are made once
 test: $(STAMP)
-	$(BIN)/python -m pytest -r fE
+	$(BIN)/python -m pytest -r fE -n auto --dist loadscope
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -r fE -m "not slow"
+	$(BIN)/python -m pytest -r fE -n auto --dist loadscope -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -33,12 +34,33 @@ def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path)
 
 
+EVERYTHING = ("--paper", "all", "--format", "all", "--ink-saver")    # what `make` builds
+
+
 def built_game(tmp_path_factory, game: str, *options: str) -> Path:
-    """`pnp build GAME OPTIONS` on a fresh project copy; its output/<game>/ folder."""
-    root = copy_project(tmp_path_factory.mktemp("project"))
-    result = run_cli("build", game, *options, root=root)
-    assert result.returncode == 0, result.stderr
-    return root / "output" / game
+    """`pnp build GAME OPTIONS` (default: everything `make` builds) on a project copy; its output/<game>/ folder.
+    Built once per test run and shared, read-only, by every test asking for the same game and options, in
+    every xdist worker (a file lock: the first worker builds, the others wait and read). A test that changes
+    inputs or outputs builds its own copy (`project`)."""
+    from filelock import FileLock
+
+    options = options or EVERYTHING
+    key = hashlib.sha256(repr((game, options)).encode()).hexdigest()[:12]
+    folder = shared_temp(tmp_path_factory) / f"built-{game}-{key}"
+    with FileLock(f"{folder}.lock"):
+        if not (folder / ".complete").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            copy_project(folder)
+            result = run_cli("build", game, *options, root=folder)
+            assert result.returncode == 0, result.stderr
+            (folder / ".complete").write_text(" ".join(options))
+    return folder / "output" / game
+
+
+def shared_temp(tmp_path_factory) -> Path:
+    """The test run's temporary folder that every xdist worker shares (each worker's own is inside it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 def edit_workbook(path: Path, change) -> None:
@@ -116,6 +138,12 @@ def pytest_configure(config):
     """The suite runs as on a developer's machine under a CI runner too: GitHub Actions' GITHUB_ACTIONS makes
     typer colour --help and pnp print annotations, so it is removed; tests of those set it themselves."""
     os.environ.pop("GITHUB_ACTIONS", None)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # xdist's workers ignore SIGINT (the controller handles Ctrl-C) and every command a test starts would
+        # inherit that: the tests that stop `pnp` with Ctrl-C need it to hear the signal, as in a terminal
+        import signal
+
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pdf_text(path: Path) -> str:

@@ -25,7 +25,7 @@ ENGLISH = {"the", "and", "what", "which", "how", "to", "of", "files", "file", "p
 
 @pytest.fixture(scope="module", params=GAMES)
 def built(request, tmp_path_factory) -> Path:
-    return built_game(tmp_path_factory, request.param, "--paper", "all", "--format", "pnp", "--ink-saver")
+    return built_game(tmp_path_factory, request.param)
 
 
 def _data(built: Path) -> dict:

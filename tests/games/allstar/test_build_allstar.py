@@ -16,7 +16,7 @@ from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, p
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return built_game(tmp_path_factory, "allstar", "--paper", "all", "--format", "pnp", "--ink-saver")
+    return built_game(tmp_path_factory, "allstar")
 
 
 def test_every_component_is_built_with_its_count(built):

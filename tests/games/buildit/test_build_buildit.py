@@ -17,7 +17,7 @@ DECKS = {"cities": 5, "contracts": 20, "normal": 65}
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return built_game(tmp_path_factory, "buildit", "--paper", "all", "--format", "all", "--ink-saver")
+    return built_game(tmp_path_factory, "buildit")
 
 
 def card_pdfs(out: Path) -> list[Path]:

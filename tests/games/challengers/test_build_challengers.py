@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return built_game(tmp_path_factory, "challengers", "--paper", "all", "--format", "all")
+    return built_game(tmp_path_factory, "challengers")
 
 
 def test_every_component_is_built_with_its_count(built):

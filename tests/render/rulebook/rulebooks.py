@@ -5,6 +5,7 @@ every word it prints. Shared by the rulebook tests."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 
@@ -49,8 +50,10 @@ def write_book(game: GameModule, paper: str = "a4", root: Path = ROOT, title: st
     return Book(game, records, spec, renderer, figures, info, buffer.getvalue())
 
 
+@lru_cache(maxsize=4)
 def shape_rects(pdf_bytes: bytes) -> list[tuple[int, dict, list]]:
-    """(page, rect, chars inside) for every rect of the book, with pdfplumber's char sizes (scale included)."""
+    """(page, rect, chars inside) for every rect of the book, with pdfplumber's char sizes (scale included).
+    Read once per book: every figure of it is looked for in the same list (callers only read it)."""
     found = []
     with pdfplumber.open(BytesIO(pdf_bytes)) as pdf:
         for number, page in enumerate(pdf.pages):

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.pdfindex import digest, stored
 
 PDFCHECK = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
 MISSING = "shared/tools/pdfcheck.py is not beside the checkout"
 
 
 def pdfcheck(path: Path, *args: str) -> dict:
+    """The preflight's exit code and JSON report for one file. Run once per file content and arguments in a
+    test run (tests/pdfindex.py): several tests check the same built file with the same arguments."""
+    tool = digest(PDFCHECK)
+    return copy.deepcopy(stored("pdfcheck", "\0".join((digest(path), tool, *args)), lambda: _run(path, args)))
+
+
+def _run(path: Path, args: tuple[str, ...]) -> dict:
     result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", "--json", str(path), *args],
                             capture_output=True, text=True, timeout=300)
     data = json.loads(result.stdout)
