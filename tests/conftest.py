@@ -57,6 +57,14 @@ def built_game(tmp_path_factory, game: str, *options: str) -> Path:
     return folder / "output" / game
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _pdf_index_in_the_run(tmp_path_factory):
+    """tests/pdfindex.py keeps what it reads in this run's folder that every worker shares."""
+    from tests import pdfindex
+
+    pdfindex.FOLDER = shared_temp(tmp_path_factory) / "pdf-index"
+
+
 def shared_temp(tmp_path_factory) -> Path:
     """The test run's temporary folder that every xdist worker shares (each worker's own is inside it)."""
     base = tmp_path_factory.getbasetemp()

@@ -1,8 +1,8 @@
 """What the tests read back from a built PDF, read once: each page's characters, lines, rects and curves as
 pdfplumber gives them, and the independent preflight's report for given arguments. Both are keyed by the
-file's content (and the reader's version), kept in memory and in a folder of the system's temporary
-directory, so every test and every xdist worker that reads the same file parses it once, and a file built
-again with the same bytes is not read again. A key never names a path: a changed file is a new key."""
+file's content (and the reader's version), kept in memory and in a folder of the test run that every xdist
+worker shares (tests/conftest.py sets FOLDER), so every test and every worker that reads the same file
+parses it once in a run. A key never names a path: a changed file is a new key."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-FOLDER = Path(tempfile.gettempdir()) / "pnp-test-index"
+FOLDER = Path(tempfile.gettempdir()) / "pnp-test-index"     # outside a test run (conftest sets the run's)
 VERSION = "2"                       # of what is stored: change it when a stored shape changes
 
 CHAR_KEYS = ("text", "x0", "x1", "top", "bottom", "doctop", "y0", "y1", "width", "height", "size", "fontname", "upright", "non_stroking_color",
