@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -116,15 +117,28 @@ END_TO_END = ("run_cli(", "built_game(", "pnp(", "pdfcheck(", "write_rulebook(",
 
 
 def pytest_collection_modifyitems(config, items):
-    import inspect
-
+    """A test is slow when it, or any fixture it uses, makes an end-to-end call (END_TO_END): a fixture that
+    builds a game or releases two clones makes every test using it end to end."""
     for item in items:
         function = getattr(item, "function", None)
         if function is None:
             continue
-        source = inspect.getsource(function)
-        if "built" in getattr(item, "fixturenames", ()) or any(call in source for call in END_TO_END):
+        fixtures = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        sources = [function] + [definition.func for name in getattr(item, "fixturenames", ())
+                                for definition in fixtures.get(name, ())]
+        if "built" in getattr(item, "fixturenames", ()) or any(_end_to_end(source) for source in sources):
             item.add_marker(pytest.mark.slow)
+
+
+@functools.lru_cache(maxsize=None)
+def _end_to_end(function) -> bool:
+    import inspect
+
+    try:
+        source = inspect.getsource(function)
+    except (OSError, TypeError):                # a fixture of pytest's own, or a built-in
+        return False
+    return any(call in source for call in END_TO_END)
 
 
 def point_cli_at(monkeypatch, root: Path) -> None:
