@@ -51,7 +51,7 @@ def engine_rows(records: Records, sheets: tuple[str, ...], specs: tuple[Column, 
     """What a pure engine's GameData.from_rows takes: each sheet's rows as plain dicts, in `sheets` order, and
     the `rules` sheet typed. The game record and the game's rulebook (which shows the engine's own numbers)
     both build their GameData from it, so neither imports the other."""
-    return [[dict(rec.values) for rec in records[sheet]] for sheet in sheets], parameters_from_rules(specs)(records)
+    return [[dict(rec.values) for rec in records[sheet]] for sheet in sheets], dict(rules(records, specs).values)
 
 
 def deck_figures(parts: list, back_name: Callable[[object, object], str]) -> dict:

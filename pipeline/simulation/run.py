@@ -197,9 +197,10 @@ def run_matchups(loaded: Loaded, progress=None):
 
 def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()) -> list[Path]:
     """output/<game>/simulation/report.md, report.pdf, games.csv (every counter of every game) and a CSV per
-    ratio table the games counted (cards.csv: per card); returns their paths."""
+    ratio table the games counted (cards.csv: per card); returns their paths. The PDF credits the game."""
     from pipeline.play import ratios as simulate_ratios
     from pipeline.render.fonts import default_fonts
+    from pipeline.render.pdf import credits
     from pipeline.simulation import pdf as simulate_pdf, report as simulate_report, table as simulate_table
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation"
@@ -207,7 +208,8 @@ def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()
                     ratios=tuple(loaded.sim.ratios))
     simulate_report.write_markdown(result, folder / "report.md", loaded.title, game=loaded.request.game,
                                    readings=effects, rules=loaded.request.rules, **sections)
-    simulate_pdf.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
+    with credits(loaded.module.credited_author, loaded.module.keywords):
+        simulate_pdf.write_pdf(result, folder / "report.pdf", loaded.title, default_fonts(), **sections)
     simulate_table.write_csv(simulate_table.games_frame([(sides_of(loaded), result)]), folder / "games.csv")
     tables = simulate_ratios.write_csvs(simulate_ratios.computed(sections["ratios"], result), folder)
     for table in sections["ratios"]:          # a table this run counted nothing for: no earlier run's CSV stays
@@ -218,13 +220,15 @@ def write_reports(loaded: Loaded, result: SimulationResult, effects=(), swept=()
 
 
 def write_matchup_reports(loaded: Loaded, matchups) -> list[Path]:
-    """output/<game>/simulation/matchups/report.md, report.pdf and games.csv."""
+    """output/<game>/simulation/matchups/report.md, report.pdf (crediting the game) and games.csv."""
     from pipeline.render.fonts import default_fonts
+    from pipeline.render.pdf import credits
     from pipeline.simulation import matchups as simulate_matchups
 
     folder = loaded.request.root / "output" / loaded.module.id / "simulation" / "matchups"
-    return simulate_matchups.write(matchups, folder, loaded.title, loaded.request.game, default_fonts(),
-                                   tuple(loaded.sim.paired), loaded.request.rules)
+    with credits(loaded.module.credited_author, loaded.module.keywords):
+        return simulate_matchups.write(matchups, folder, loaded.title, loaded.request.game, default_fonts(),
+                                       tuple(loaded.sim.paired), loaded.request.rules)
 
 
 def load_simulation(game: str, root: str, rules: tuple[tuple[str, str], ...] = ()) -> tuple[Simulation, Records]:

@@ -59,7 +59,7 @@ def simulate(loaded: Loaded, replay: int | None, shows: Shows, bars: Bars = quie
     with bars() as progress:
         swept = simulation.sweeps(loaded, result, progress)
     shows.sweeps(loaded, swept)
-    shows.written(credited(loaded, lambda: simulation.write_reports(loaded, result, effects, swept)))
+    shows.written(simulation.write_reports(loaded, result, effects, swept))
     _split(loaded, shows, "simulation/run.json")
     return result.ok
 
@@ -69,17 +69,9 @@ def _matchups(loaded: Loaded, shows: Shows, bars: Bars) -> bool:
     with bars() as progress:
         found = simulation.run_matchups(loaded, progress)
     shows.matchups(loaded, found)
-    shows.written(credited(loaded, lambda: simulation.write_matchup_reports(loaded, found)))
+    shows.written(simulation.write_matchup_reports(loaded, found))
     _split(loaded, shows, "simulation/matchups/run.json")
     return found.pooled.ok
-
-
-def credited(loaded: Loaded, write: Callable[[], list[Path]]) -> list[Path]:
-    """`write()` with the game's PDF credits (the PDFs' Author and Keywords); the paths it wrote."""
-    from pipeline.render.pdf import credits
-
-    with credits(loaded.module.credited_author, loaded.module.keywords):
-        return write()
 
 
 def _split(loaded: Loaded, shows: Shows, where: str) -> None:

@@ -22,8 +22,8 @@ from pipeline.simulation.pdf import write_pdf
 from pipeline.simulation.report import markdown, seat_rows
 from pipeline.simulation.run import load_simulation
 from pipeline.validate import check_play
-from tests.simulation import toy_game
 from tests.conftest import point_cli_at, run_cli
+from tests.simulation import toy_game
 from tests.simulation.toy_game import FILE, SIMULATION, toy_records
 
 BOTS = ("heuristic", "random", "cautious")

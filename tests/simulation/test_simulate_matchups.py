@@ -12,8 +12,8 @@ from pipeline.play.driver import simulate
 from pipeline.play.stats import wilson
 from pipeline.play.variants import simulate_with, sweep_results
 from pipeline.simulation.report import markdown, paired_rows, sweep_rows
-from tests.simulation import toy_duel
 from tests.conftest import point_cli_at
+from tests.simulation import toy_duel
 from tests.simulation.toy_duel import SIMULATION, SPEEDS, duel_records
 
 

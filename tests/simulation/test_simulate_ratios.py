@@ -17,8 +17,8 @@ from pipeline.play.variants import sweep_results
 from pipeline.render.fonts import default_fonts
 from pipeline.simulation.pdf import write_pdf
 from pipeline.simulation.report import markdown, sweep_rows
-from tests.simulation import toy_league
 from tests.conftest import point_cli_at
+from tests.simulation import toy_league
 from tests.simulation.toy_league import CARDS, MATCHES, ROBOT, SETS, SIMULATION, league_records
 
 
