@@ -19,21 +19,23 @@ holds only files the current inputs make, and report.json lists each of them.
 
 from __future__ import annotations
 
+import functools
 import io
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.cache import BuildCache, BuildStats
-from pipeline.cache.writes import write_unit
 from pipeline.core.config import BuildConfig
 from pipeline.core.edition import card_id, short_ids, version_of
 from pipeline.core.errors import PipelineError, Report
-from pipeline.core.output import file_list, recording, remove_leftovers, remove_stale
+from pipeline.core.output import file_list, record, recording, remove_leftovers, remove_stale
+from pipeline.core.pool import run_all
 from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck, Component, GameModule, Records
 from pipeline.games import load_game
 from pipeline.guide.ids import write_ids
+from pipeline.kinds.steps import Done, run_step, steps_of
 from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
@@ -170,12 +172,20 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
                      + [config.output / "calibration"])         # temporaries of a build that was killed
     calibration = write_calibration_sheets(config)
-    written = {}
     for item in prepared:
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
+    done = _write_steps(prepared, config, progress, stats)
+    written = {}
+    for item in prepared:
         with recording() as written[item.game.id]:
-            outputs = _write_game(item, config, progress, stats)
+            outputs = []
+            for result in done[item.game.id]:
+                for path, digest in result.files.items():
+                    record(path, digest)
+                outputs += result.entries or []
+                if item.cache:
+                    item.cache.absorb(result.puts)
             item.edition_file = write_ids(item.game, item.components, item.edition, config.output, config.root)
             _list_images(outputs, written[item.game.id], config.root)
             write_game_report(item, config, report, outputs, calibration, cache=item.cache)
@@ -192,37 +202,29 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     return report, [item.game.id for item in prepared]
 
 
-def _write_game(item: PreparedGame, config: BuildConfig, progress: Progress, stats: BuildStats) -> list[dict]:
-    """Every component's files in order, each write step's bytes from the cache when its inputs are; the
-    pooled sheets after the first deck's own, only when every deck of the game is laid out."""
-    from pipeline.kinds import kind_of, pooled
-
-    game, outputs = item.game, []
-    identity = (game.id, game.title, game.credited_author, game.keywords, str(game.template_dir))
-    options = (str(config.root), config.papers, config.formats, config.backs, config.back_offset_mm)
-    for laid in item.laid:
-        steps = [(laid.component.id, [laid], kind_of(laid.component).write)]
-        members = [one for one in laid.pool if isinstance(one.component, CardDeck)]
-        if pooled.is_writer(laid) and len(members) == len(item.decks):
-            steps.append(("pooled", members, pooled.write))
-        for name, made_of, write in steps:
-            key = item.cache.key("write", name, identity, options, laid.ink, [one.digest for one in made_of]) \
-                if item.cache and all(one.digest for one in made_of) else None
-            outputs += write_unit(item.cache, key, lambda: _write(game, laid, config, progress, write, item.edition),
-                                  config.root,
-                                  stats.of(game.id, name), new=any(one.chosen for one in made_of)) or []
-    return outputs
-
-
-def _write(game: GameModule, laid: Laid, config: BuildConfig, progress: Progress, write,
-           edition: Edition | None = None) -> list[dict]:
-    """One component's files (one ink variant), every PDF credited to the game (pipeline/render/pdf.py) and
-    its pages carrying the edition mark."""
-    from pipeline.render.pdf import credits
-
-    with credits(game.credited_author, game.keywords, ink_saver=laid.ink,
-                 edition=edition.page_text if edition else ""):
-        return write(game, laid, config, progress)
+def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Progress,
+                 stats: BuildStats) -> dict[str, list[Done]]:
+    """Every game's write steps (pipeline/kinds/steps.py), by game, in report order: those the cache holds
+    kept here, those to draw spread over `config.jobs` processes, the longest first. Interrupted (Ctrl-C,
+    SIGTERM) or failed, the workers are stopped and what they left under output/ removed before it goes on."""
+    steps = [step for item in prepared for step in steps_of(item.game, item.laid, len(item.decks), config,
+                                                             item.cache, item.edition)]
+    drawn = [i for i, step in enumerate(steps) if step.found is None and any(one.chosen for one in step.made_of)]
+    results = {i: run_step(step, config) for i, step in enumerate(steps) if i not in set(drawn)}
+    progress.start(f"{', '.join(item.game.id for item in prepared)}: drawing", len(drawn))
+    try:
+        order = sorted(range(len(drawn)), key=lambda n: -steps[drawn[n]].weight)
+        found = run_all([functools.partial(run_step, steps[i], config) for i in drawn], config.jobs,
+                        done=lambda _: progress.advance(), order=order)
+    except BaseException:
+        remove_leftovers(config.output, [config.output / item.game.id for item in prepared])
+        raise
+    results.update(zip(drawn, found))
+    by_game: dict[str, list[Done]] = {item.game.id: [] for item in prepared}
+    for i, step in enumerate(steps):
+        stats.of(step.game.id, step.name).add(results[i].stats)
+        by_game[step.game.id].append(results[i])
+    return by_game
 
 
 def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:

@@ -19,10 +19,12 @@ May import: core and render (the faces it stores).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import pickle
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from pipeline.cache.fingerprint import code_fingerprint, tree_digest
 from pipeline.cache.store import Store, key_of
@@ -42,6 +44,11 @@ class ComponentStats:
     files_reused: int = 0            # files kept: on disk with the checksum the cache holds for them
     seconds: float = 0.0             # layout and writing time
     built: bool = True               # False: left out by --only and not current in the cache: no file
+
+    def add(self, other: "ComponentStats") -> None:
+        """Another part of the same component's work (a write step run elsewhere) counted in."""
+        for key, value in asdict(other).items():
+            setattr(self, key, (getattr(self, key) and value) if key == "built" else getattr(self, key) + value)
 
 
 @dataclass
@@ -106,6 +113,19 @@ class BuildCache:
             self._pending[key] = pickle.dumps(value, protocol=5)
         except Exception:
             pass
+
+    @contextlib.contextmanager
+    def collecting(self) -> Iterator[dict[str, bytes]]:
+        """The puts made inside the block, kept apart: what a task run in another process hands back to
+        this build's cache (`absorb`). Those before it are held as they were."""
+        outer, self._pending = self._pending, {}
+        try:
+            yield self._pending
+        finally:
+            self._pending = outer
+
+    def absorb(self, puts: dict[str, bytes]) -> None:
+        self._pending.update(puts)
 
     def flush(self) -> None:
         """Write what `put` held (the build passed validation and is writing)."""

@@ -16,14 +16,14 @@ from pipeline.core.output import capturing, record, sha256_file
 
 
 def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], list[dict]], root: Path,
-               stats: ComponentStats, new: bool = True) -> list[dict] | None:
+               stats: ComponentStats, new: bool = True, found=...) -> list[dict] | None:
     """The step's report entries. Found and its files intact: nothing is written, the files are recorded as
     this build's. Otherwise drawn by `write()` and stored — unless `new` is False (a component left out by
-    --only), then nothing is written and None returned."""
+    --only), then nothing is written and None returned. `found`: what `current` said, when already asked."""
     start = time.perf_counter()
     try:
-        found = cache.get(key) if cache and key else None
-        if found is not None and _intact(root, found[1]):
+        found = current(cache, key, root) if found is ... else found
+        if found is not None:
             entries, files = found
             for rel, digest in files:
                 record(Path(root) / rel, digest)
@@ -42,6 +42,12 @@ def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], li
         return entries
     finally:
         stats.seconds += time.perf_counter() - start
+
+
+def current(cache: BuildCache | None, key: str | None, root: Path) -> tuple[list, list] | None:
+    """The step's (entries, files) when the cache holds them and every file is still on disk as written."""
+    found = cache.get(key) if cache and key else None
+    return found if found is not None and _intact(root, found[1]) else None
 
 
 def _intact(root: Path, files: list[tuple[str, str]]) -> bool:

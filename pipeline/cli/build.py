@@ -13,6 +13,7 @@ from pipeline.cli import shared as ui
 from pipeline.cli.shared import EXECUTOR_OPTION
 from pipeline.core.config import BACKS, BuildConfig, FORMATS, PAPERS
 from pipeline.core.errors import PipelineError
+from pipeline.core.pool import cores
 
 
 def list_games() -> None:
@@ -98,7 +99,9 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
           mark: bool = typer.Option(True, "--mark/--no-mark", help="The edition mark (game, version, card id) "
                                     "on every face and page; --no-mark for final art files."),
           version: Optional[str] = typer.Option(None, "--version", help="The version the edition marks print "
-                                                "(default: the game's record, else `git describe --tags`).")
+                                                "(default: the game's record, else `git describe --tags`)."),
+          jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Processes that draw "
+                                             "the files (default: every core); the files are the same bytes.")
           ) -> None:
     """Validate, then write the PDFs under output/<game>/ (nothing is written if validation fails).
     Unchanged faces and files come from output/.cache (safe to delete)."""
@@ -111,7 +114,7 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
                          formats=ui.choices(format, FORMATS, "--format"), backs=backs,
                          back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict,
                          only=tuple(part.strip() for part in (only or "").split(",") if part.strip()),
-                         mark=mark, version=version)
+                         mark=mark, version=version, jobs=jobs or cores())
     with ui.progress() as progress:
         try:
             report, built = pipeline_build.build(config, progress)

@@ -25,6 +25,7 @@ class BuildConfig:
     only: tuple[str, ...] = ()          # --only: component ids to build (empty: all); see pipeline/build.py
     mark: bool = True                   # the edition mark on every face and page (--no-mark: final art files)
     version: str | None = None          # --version: the edition the marks print (None: pipeline/core/edition.py)
+    jobs: int = 1                       # --jobs: processes that draw the files (pipeline/core/pool.py)
 
     @property
     def output(self) -> Path:

@@ -126,3 +126,6 @@ class PipelineError(Exception):
     def __init__(self, problems: list[Problem] | Problem):
         self.problems = problems if isinstance(problems, list) else [problems]
         super().__init__("; ".join(str(p) for p in self.problems))
+
+    def __reduce__(self):
+        return type(self), (self.problems,)         # pickled whole: a build worker's problems reach the report

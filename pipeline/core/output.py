@@ -203,7 +203,17 @@ def abandoned(path: Path, pid: str | None) -> bool:
         return True
     except PermissionError:                     # another user's live process
         return False
-    return False
+    return _zombie(int(pid))
+
+
+def _zombie(pid: int) -> bool:
+    """A process that has ended but is not yet reaped (Linux): an orphaned build worker waits as one until the
+    system's first process gets to it, and it will never finish its temporary."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 def _remove_if_empty(folder: Path) -> None:

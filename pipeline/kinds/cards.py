@@ -105,7 +105,7 @@ def _print_and_png(game, laid, config: BuildConfig, progress) -> list[dict]:
         written.append(entry(config, path, buffer.getvalue(), deck, info, kind="cards", format="print",
                              fronts=len(fronts), backs=len(backs_once)))
     if "png" in config.formats:
-        written.append(png(config, game, deck, buffer.getvalue(), names))
+        written.append(png(config, game, deck, buffer.getvalue(), names, [face.key for face in faces]))
     progress.advance()
     return written
 

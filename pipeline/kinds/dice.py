@@ -103,7 +103,7 @@ def _png(game, laid, config: BuildConfig, progress) -> dict:
     progress.start(f"{game.id}: {spec.id} png", 1)
     buffer = io.BytesIO()
     write_print(buffer, faces, f"{game.title} — {spec.title}")
-    written = png(config, game, spec, buffer.getvalue(), names)
+    written = png(config, game, spec, buffer.getvalue(), names, [face.key for face in faces])
     progress.advance()
     return written
 

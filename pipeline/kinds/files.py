@@ -30,15 +30,16 @@ def entry(config: BuildConfig, path: Path, data: bytes, component, info: dict, *
             **fields}
 
 
-def png(config: BuildConfig, game, component, pdf: bytes, names: list[str]) -> dict:
-    """png/<component>/<name>.png at 300 dpi from a print-service PDF (one face per page)."""
+def png(config: BuildConfig, game, component, pdf: bytes, names: list[str], keys: list[str] | None = None) -> dict:
+    """png/<component>/<name>.png at 300 dpi from a print-service PDF (one face per page; `keys`, the faces'
+    keys, let a face drawn twice be rasterised once)."""
     from pipeline.render.sheets.imposition import write_png
 
     folder = config.output / game.id / "png" / component.id
     with scratch_folder(config.output) as temp:        # output/.pnp-tmp/, never the system's /tmp
         source = temp / "print.pdf"
         source.write_bytes(pdf)
-        files = write_png(source, folder, names)
+        files = write_png(source, folder, names, keys=keys)
     return {"component": component.id, "title": component.title, "kind": "png", "format": "png",
             "path": str(folder.relative_to(config.root)), "images": len(files)}
 

@@ -211,33 +211,47 @@ def write_print(target, faces: Sequence[Face], title: str) -> dict:
             "bleed_mm": first.bleed / MM}
 
 
-def write_png(print_pdf_path, out_dir, names: Sequence[str], dpi: int = 300) -> list[Path]:
-    """Every page of a print PDF as `<out_dir>/<name>.png` at `dpi`, bleed included."""
+def write_png(print_pdf_path, out_dir, names: Sequence[str], dpi: int = 300,
+              keys: Sequence[str] | None = None) -> list[Path]:
+    """Every page of a print PDF as `<out_dir>/<name>.png` at `dpi`, bleed included. `keys`, one per page, are
+    the faces' keys (Face.key: the same key, the same drawing): a page whose key came before gets that page's
+    bytes, not a second rasterising and encoding (a deck's copies, a back shared by every card)."""
     import pypdfium2 as pdfium
 
     out_dir = Path(out_dir)
-    written = []
+    written, drawn = [], {}
     pdf = pdfium.PdfDocument(str(print_pdf_path))
     try:
-        if len(pdf) != len(names):
+        if len(pdf) != len(names) or (keys is not None and len(keys) != len(names)):
             raise PipelineError(Problem(str(print_pdf_path), f"{len(pdf)} pages but {len(names)} image names",
                                         "imposition"))
         for index, name in enumerate(names):
-            page = pdf[index]
-            image = page.render(scale=dpi / 72.0).to_pil().convert("RGB")
-            # pdfium rounds the bitmap size up; a partial last pixel row or column is dropped
-            size = (round(page.get_width() * dpi / 72.0), round(page.get_height() * dpi / 72.0))
-            if image.size != size:
-                image = image.crop((0, 0, *size))
-            data = io.BytesIO()
-            image.save(data, format="PNG", dpi=(dpi, dpi))
+            key = keys[index] if keys is not None else None
+            data = drawn.get(key) if key is not None else None
+            if data is None:
+                data = _png_page(pdf[index], dpi)
+                if key is not None:
+                    drawn[key] = data
             path = out_dir / f"{name}.png"
-            atomic_write(path, data.getvalue())
+            atomic_write(path, data)
             written.append(path)
-            page.close()
     finally:
         pdf.close()
     return written
+
+
+def _png_page(page, dpi: int) -> bytes:
+    try:
+        image = page.render(scale=dpi / 72.0).to_pil().convert("RGB")
+        # pdfium rounds the bitmap size up; a partial last pixel row or column is dropped
+        size = (round(page.get_width() * dpi / 72.0), round(page.get_height() * dpi / 72.0))
+        if image.size != size:
+            image = image.crop((0, 0, *size))
+        data = io.BytesIO()
+        image.save(data, format="PNG", dpi=(dpi, dpi))
+        return data.getvalue()
+    finally:
+        page.close()
 
 
 def _bleed_size(face: Face) -> tuple[float, float]:

@@ -1,0 +1,90 @@
+"""A game's files as independent write steps: one per component and ink variant, plus the pooled sheets after
+the first deck's. A step reads only the laid-out faces and plans prepare made, so steps can run in any order,
+in any process (pipeline/core/pool.py); what one did comes back as a `Done` (its report entries, the files
+it wrote with their sha256, what it put in the cache and its counts), and the build adds them up in step
+order: the same files and the same report whatever the number of workers."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pipeline.cache import BuildCache, ComponentStats
+from pipeline.cache.writes import current, write_unit
+from pipeline.core.config import BuildConfig
+from pipeline.core.output import recording
+from pipeline.core.progress import Progress
+from pipeline.data.specs import CardDeck
+from pipeline.kinds import kind_of, pooled
+from pipeline.kinds.prepare import Laid
+from pipeline.render.faces.edition_mark import Edition
+
+
+@dataclass
+class Step:
+    game: object                    # the GameModule
+    name: str                       # the component's id, or "pooled"
+    laid: Laid                      # the component (for "pooled": the first deck's) in one ink variant
+    made_of: list[Laid]             # what its files are drawn from
+    write: Callable                 # the kind's write(game, laid, config, progress)
+    cache: BuildCache | None
+    edition: Edition | None
+    key: str | None = None          # its files' cache key (None: not cacheable)
+    found: tuple | None = None      # its entries and files, when the cache holds them and they are intact
+
+    @property
+    def weight(self) -> int:
+        """A guess at its cost, to start the longest first: the faces it draws, both ink variants alike."""
+        return sum(len(kind_of(one.component).faces_of(one.faces)) + 8 for one in self.made_of)
+
+
+@dataclass
+class Done:
+    entries: list[dict] | None                      # None: left out by --only, nothing current to keep
+    files: dict[str, str]                           # absolute path -> sha256, written or kept
+    puts: dict[str, bytes] = field(default_factory=dict)
+    stats: ComponentStats = field(default_factory=ComponentStats)
+
+
+def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache: BuildCache | None,
+             edition: Edition | None) -> list[Step]:
+    """The game's steps in the order their entries go in the report; pooled sheets only when all its `decks`
+    card decks are laid out."""
+    identity = (game.id, game.title, game.credited_author, game.keywords, str(game.template_dir))
+    options = (str(config.root), config.papers, config.formats, config.backs, config.back_offset_mm)
+    steps = []
+    for laid in laid_list:
+        found = [Step(game, laid.component.id, laid, [laid], kind_of(laid.component).write, cache, edition)]
+        members = [one for one in laid.pool if isinstance(one.component, CardDeck)]
+        if pooled.is_writer(laid) and len(members) == decks:
+            found.append(Step(game, "pooled", laid, members, pooled.write, cache, edition))
+        for step in found:
+            if cache and all(one.digest for one in step.made_of):
+                step.key = cache.key("write", step.name, identity, options, laid.ink,
+                                     [one.digest for one in step.made_of])
+                step.found = current(cache, step.key, config.root)
+        steps += found
+    return steps
+
+
+def run_step(step: Step, config: BuildConfig) -> Done:
+    """The step's files, drawn or kept from the cache (pipeline/cache/writes.py), recorded apart from any
+    other step's."""
+    stats = ComponentStats()
+    collecting = step.cache.collecting() if step.cache else contextlib.nullcontext({})
+    with recording() as files, collecting as puts:
+        entries = write_unit(step.cache, step.key, lambda: _write(step, config), config.root, stats,
+                             new=any(one.chosen for one in step.made_of), found=step.found)
+    return Done(entries, dict(files), dict(puts), stats)
+
+
+def _write(step: Step, config: BuildConfig) -> list[dict]:
+    """One component's files (one ink variant), every PDF credited to the game (pipeline/render/pdf.py) and
+    its pages carrying the edition mark."""
+    from pipeline.render.pdf import credits
+
+    game = step.game
+    with credits(game.credited_author, game.keywords, ink_saver=step.laid.ink,
+                 edition=step.edition.page_text if step.edition else ""):
+        return step.write(game, step.laid, config, Progress())

@@ -1,0 +1,32 @@
+"""A build spread over several processes (`--jobs`, pipeline/core/pool.py) writes the same bytes as one
+process: every file of a game with card decks, pooled sheets, dice, boards, a rulebook and PNGs."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.pool import can_fork
+from tests.conftest import EVERYTHING, copy_project, run_cli
+
+pytestmark = pytest.mark.slow
+
+
+def _files(output: Path) -> dict[str, str]:
+    return {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(output.rglob("*")) if path.is_file() and ".cache" not in path.parts}
+
+
+@pytest.mark.skipif(not can_fork(), reason="one process only where the system cannot fork")
+def test_two_workers_write_the_bytes_one_writes(tmp_path):
+    built = {}
+    for jobs in ("1", "2"):
+        root = copy_project(tmp_path / f"jobs-{jobs}")
+        result = run_cli("build", "nba", *EVERYTHING, "--jobs", jobs, root=root)
+        assert result.returncode == 0, result.stderr
+        built[jobs] = _files(root / "output")
+    assert len(built["1"]) > 300                    # PDFs of both papers and formats, PNGs, report, guide
+    assert any(name.endswith(".png") for name in built["1"])
+    assert built["2"] == built["1"]
