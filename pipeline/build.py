@@ -35,7 +35,7 @@ from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck, Component, GameModule, Records
 from pipeline.games import load_game
 from pipeline.guide.ids import write_ids
-from pipeline.kinds.steps import Done, run_step, steps_of
+from pipeline.kinds.steps import Done, isolated, run_step, steps_of
 from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
@@ -79,13 +79,13 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         except PipelineError as exc:
             report.extend(exc.problems)
             continue
-        records, play = validate_game(game, config.root, report, progress)
+        cache = BuildCache(config.root, config.output, game.template_dir) if cached else None
+        records, play = validate_game(game, config.root, report, progress, cache)
         if records is None:
             continue
         prepared.append(PreparedGame(game, records, game.components(records), summary=game.summary(records),
                                      play=play, guide=read_game_guide(game.template_dir, config.root, report),
-                                     cache=BuildCache(config.root, config.output, game.template_dir) if cached
-                                     else None))
+                                     cache=cache))
         prepared[-1].edition = edition_of(game, prepared[-1].components, config)
     _check_only(config, prepared)
     for item in prepared:
@@ -145,8 +145,10 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
 
 
 def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[PreparedGame]]:
+    """Stages 1–6 and every face laid out, as a build does, writing nothing: what output/.cache holds from the
+    last build is used (a face, a parsed workbook, stage 6's games), nothing is added to it."""
     report = Report()
-    prepared = prepare(config, report, progress or Progress())
+    prepared = prepare(config, report, progress or Progress(), cached=True)
     return report, prepared
 
 
@@ -160,8 +162,6 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     (drawn anew), `files_reused` (kept: already on disk as the cache says), `seconds` (layout and writing) and `built`
     (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
     Raises UnknownComponent when config.only names no component of the requested games."""
-    from pipeline.guide.report import write_game_report
-
     progress = progress or Progress()
     stats = stats if stats is not None else BuildStats()
     report = Report()
@@ -176,19 +176,17 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
     done = _write_steps(prepared, config, progress, stats)
+    for item in prepared:
+        done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config)))
+    done = _add_reports(prepared, done, config, report, calibration)
     written = {}
     for item in prepared:
         with recording() as written[item.game.id]:
-            outputs = []
             for result in done[item.game.id]:
                 for path, digest in result.files.items():
                     record(path, digest)
-                outputs += result.entries or []
                 if item.cache:
                     item.cache.absorb(result.puts)
-            item.edition_file = write_ids(item.game, item.components, item.edition, config.output, config.root)
-            _list_images(outputs, written[item.game.id], config.root)
-            write_game_report(item, config, report, outputs, calibration, cache=item.cache)
         if item.cache:
             item.cache.flush()                                  # the write steps' and the ink measures'
     refused: list[tuple[Path, str]] = []
@@ -225,6 +223,29 @@ def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Pr
         stats.of(step.game.id, step.name).add(results[i].stats)
         by_game[step.game.id].append(results[i])
     return by_game
+
+
+def _write_ids(item: PreparedGame, config: BuildConfig) -> list[dict]:
+    """ids.md (no report entry: report.json's "edition" lists it)."""
+    item.edition_file = write_ids(item.game, item.components, item.edition, config.output, config.root)
+    return []
+
+
+def _add_reports(prepared: list[PreparedGame], done: dict[str, list[Done]], config: BuildConfig, report: Report,
+                 calibration: list[str]) -> dict[str, list[Done]]:
+    """Each game's report and print guides (pipeline/guide/report.py: the paper bill measures the ink of
+    every file), the games side by side over `config.jobs` processes, each added after the game's steps."""
+    from pipeline.guide.report import write_game_report
+
+    def one(item: PreparedGame) -> Done:
+        outputs = [entry for result in done[item.game.id] for entry in result.entries or []]
+        written = {path: digest for result in done[item.game.id] for path, digest in result.files.items()}
+        _list_images(outputs, written, config.root)
+        return isolated(item.cache, lambda: write_game_report(item, config, report, outputs, calibration,
+                                                              cache=item.cache))
+
+    reports = run_all([functools.partial(one, item) for item in prepared], config.jobs)
+    return {item.game.id: [*done[item.game.id], made] for item, made in zip(prepared, reports)}
 
 
 def _list_images(outputs: list[dict], written: dict[str, str], root: Path) -> None:

@@ -8,15 +8,17 @@ consequences; every problem of a stage is collected before deciding.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
+from pipeline.cache import BuildCache
 from pipeline.core.errors import PipelineError, Report, SourceRef
 from pipeline.core.paths import resolve_inside
 from pipeline.core.progress import Progress
 from pipeline.data.manifest import COMPONENTS_SPEC, check_manifest
 from pipeline.data.params import read_rules
 from pipeline.data.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
-from pipeline.data.sheets import display_path, read_csv, read_workbook
+from pipeline.data.sheets import MAX_FILE_BYTES, display_path, read_csv, read_workbook
 from pipeline.data.specs import GameModule, Records
 from pipeline.play import gates as balance
 from pipeline.play.contract import Simulation, blame_rows, with_rules
@@ -27,21 +29,43 @@ PLAY_STAGE_GAMES = 20      # stage 6: a short seeded batch of bot games (shared/
 PLAY_STAGE_SEED = 2026
 
 
-def validate_game(game: GameModule, root: Path, report: Report, progress: Progress | None = None
-                  ) -> tuple[Records | None, SimulationResult | None]:
-    """Stages 1–6: the typed records (None when a stage failed) and stage 6's result (None without engine)."""
-    records = load_records(game, root, report)
+def validate_game(game: GameModule, root: Path, report: Report, progress: Progress | None = None,
+                  cache: BuildCache | None = None) -> tuple[Records | None, SimulationResult | None]:
+    """Stages 1–6: the typed records (None when a stage failed) and stage 6's result (None without engine).
+    With a `cache` (pipeline/cache), a workbook is parsed again only when its bytes change, and stage 6's
+    games are played again only when the records they play (or the code) do."""
+    records = load_records(game, root, report, cache)
     if records is None or game.simulation is None:
         return records, None
     progress = progress or Progress()
     progress.start(f"{game.id}: {PLAY_STAGE_GAMES} bot games", 1)
     errors_before = len(report.errors)
-    result = check_play(game.simulation, records, report, games=PLAY_STAGE_GAMES, seed=PLAY_STAGE_SEED)
+    key = cache.key("play", game.id, records, PLAY_STAGE_GAMES, PLAY_STAGE_SEED) if cache else None
+    result = _cached(cache, key, report, lambda own: check_play(game.simulation, records, own,
+                                                                games=PLAY_STAGE_GAMES, seed=PLAY_STAGE_SEED))
     progress.advance()
     return (None if len(report.errors) > errors_before else records), result
 
 
-def read_raw(game: GameModule, root: Path, report: Report) -> dict[str, RawSheet]:
+def _cached(cache: BuildCache | None, key: str | None, report: Report, compute):
+    """compute(own report)'s value and problems, from the cache when its key is there; the problems go to
+    `report` either way, as computed."""
+    found = cache.get(key) if cache and key else None
+    if found is not None:
+        value, problems = found
+        report.extend(problems)
+        return value
+    own = Report()
+    try:
+        value = compute(own)
+    finally:
+        report.extend(own.problems)
+    if cache and key:
+        cache.put(key, (value, own.problems))
+    return value
+
+
+def read_raw(game: GameModule, root: Path, report: Report, cache: BuildCache | None = None) -> dict[str, RawSheet]:
     raw: dict[str, RawSheet] = {}
     for path in game.data_files:
         try:
@@ -49,15 +73,27 @@ def read_raw(game: GameModule, root: Path, report: Report) -> dict[str, RawSheet
                 name = game.csv_sheet_names.get(path.name, path.stem)
                 raw[name] = read_csv(path, root, name)
             else:
-                raw.update(read_workbook(path, root, report))
+                raw.update(_cached(cache, _content_key(cache, "workbook", path, root), report,
+                                   lambda own, path=path: read_workbook(path, root, own)))
         except PipelineError as exc:
             report.extend(exc.problems)
     return raw
 
 
-def load_records(game: GameModule, root: Path, report: Report) -> Records | None:
+def _content_key(cache: BuildCache | None, what: str, path: Path, root: Path) -> str | None:
+    """A key of a file's bytes and its name as shown (problems name it); None for no file, or one too big to
+    read whole (the reader refuses it, located)."""
+    try:
+        if cache is None or not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return cache.key(what, hashlib.sha256(path.read_bytes()).hexdigest(), display_path(path, root))
+    except OSError:
+        return None
+
+
+def load_records(game: GameModule, root: Path, report: Report, cache: BuildCache | None = None) -> Records | None:
     """Run stages 1–5; return the typed records, or None when a stage failed."""
-    raw = read_raw(game, root, report)
+    raw = read_raw(game, root, report, cache)
     if report.errors:
         return None
     specs = {s.name: s for s in game.sheets}

@@ -85,7 +85,9 @@ class BuildCache:
         folders = [root / "templates", root / "fonts"]
         if not template_dir.is_relative_to(root / "templates"):
             folders.append(template_dir)
-        self.base = (code_fingerprint(), str(root), tuple(self.tree(folder) for folder in folders))
+        # content, never places: the project's own paths count from its root (key_of), so a moved or cloned
+        # project reuses its cache
+        self.base = (code_fingerprint(), tuple(self.tree(folder) for folder in folders))
 
     def tree(self, folder: Path | None) -> str | None:
         """A folder's content digest, once per build (files are fixed while a build runs)."""
@@ -97,7 +99,7 @@ class BuildCache:
         return self._trees[folder]
 
     def key(self, *parts) -> str | None:
-        return key_of(self.base, *parts)
+        return key_of(self.base, *parts, root=self.root)
 
     def get(self, key: str | None, default=None):
         if key is not None and key in self._pending:
@@ -161,8 +163,8 @@ class BuildCache:
         self.store.prune()
 
     def face_key(self, renderer, face) -> str | None:
-        return self.key("face", str(renderer.game_dir), renderer.ink_saver, face.template, face.context, face.ref,
-                        face.name, face.label, str(face.data_dir), self.tree(face.data_dir), face.size_mm)
+        return self.key("face", renderer.game_dir, renderer.ink_saver, face.template, face.context, face.ref,
+                        face.name, face.label, face.data_dir, self.tree(face.data_dir), face.size_mm)
 
 
 def _art(primitives) -> list[str]:

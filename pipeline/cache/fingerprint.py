@@ -12,7 +12,6 @@ import os
 import site
 import sys
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
 PIPELINE = Path(__file__).resolve().parent.parent
@@ -21,11 +20,23 @@ PIPELINE = Path(__file__).resolve().parent.parent
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     digest = hashlib.sha256(f"python {sys.version}\n".encode())
-    # installed packages only: sys.path[0] (a script's folder, the working directory) must not change it
-    for dist in sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions(path=_site_paths())}):
+    for dist in _installed():
         digest.update(dist.encode() + b"\n")
     digest.update(tree_digest(PIPELINE, suffixes=(".py", ".yaml", ".yml", ".json", ".txt")).encode())
     return digest.hexdigest()
+
+
+def _installed() -> list[str]:
+    """Every installed distribution's name and version, from the name of its metadata folder
+    ("reportlab-4.2.5.dist-info"): what an upgrade changes, read without parsing any metadata file. Installed
+    packages only: sys.path[0] (a script's folder, the working directory) must not change it."""
+    found = set()
+    for folder in _site_paths():
+        try:
+            found.update(name for name in os.listdir(folder) if name.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+    return sorted(found)
 
 
 def _site_paths() -> list[str]:

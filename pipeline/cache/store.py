@@ -19,7 +19,7 @@ import pickle
 import tempfile
 import time
 import types
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from pipeline.core.output import abandoned
@@ -30,13 +30,15 @@ UNUSED_DAYS = 30                  # an entry no build has read for this long is 
 _MISSING = object()
 
 
-def key_of(*parts: Any) -> str | None:
+def key_of(*parts: Any, root: Path | None = None) -> str | None:
     """sha256 of the pickled parts; None when they cannot be pickled (then nothing is cached). A local
     function (a rulebook context's helper) counts as its name and the values it closes over: its code is in
-    the code fingerprint every key holds. A cyclic value has no key."""
+    the code fingerprint every key holds. A cyclic value has no key. A path inside `root` (the project) counts
+    as its path from there, so a project moved or cloned elsewhere finds what it stored."""
     buffer = io.BytesIO()
     try:
         pickler = _KeyPickler(buffer, protocol=5)
+        pickler.root = Path(root) if root is not None else None
         pickler.fast = True         # no memo: equal values give equal bytes whether or not they are one object
         pickler.dump(parts)
     except Exception:               # a lock, a generator, a file in a context (or too deep): not cacheable
@@ -48,8 +50,17 @@ def _function(*identity: Any) -> None:
     """Stands for a local function in a key (never called: keys are never unpickled)."""
 
 
+def _project_path(relative: str) -> None:
+    """Stands for a path inside the project in a key (never called)."""
+
+
 class _KeyPickler(pickle.Pickler):
+    root: Path | None = None
+
     def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, PurePath) and self.root is not None and obj.is_absolute() and \
+                obj.is_relative_to(self.root):
+            return _project_path, (obj.relative_to(self.root).as_posix(),)
         if isinstance(obj, types.FunctionType) and obj is not _function and \
                 ("<locals>" in obj.__qualname__ or obj.__name__ == "<lambda>"):
             cells = tuple(_stable(cell.cell_contents) for cell in obj.__closure__ or ())

@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from pipeline.core import git
 
@@ -69,11 +70,18 @@ def mark_text(game_title: str, version: str, short: str | None) -> str:
 
 
 def _plain(value: Any) -> Any:
+    kind = type(value)                  # the plain types first: a game's contexts hold thousands of them
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {str(k): _plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
-    if value is None or isinstance(value, (bool, int, str)):
+    if isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return repr(value)

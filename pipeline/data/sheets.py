@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import sys
 import unicodedata
 import zipfile
 from pathlib import Path
@@ -28,6 +29,7 @@ VBA_PART = "vbaproject.bin"
 _DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*?\bref="([^"]{1,40})"')
 _ROW = re.compile(rb"<(?:\w+:)?row[\s>/]")
 _MERGE_CELL = re.compile(rb'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]+[0-9]+(?::[A-Za-z]+[0-9]+)?)"')
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
 _EXTERNAL = re.compile(r"\[\d+\]|\.xls[xmb]?\]", re.IGNORECASE)    # =[1]Prices!A1, ='C:\x\[Prix.xlsx]A'!B2
 
 
@@ -82,7 +84,7 @@ def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]
     bounded whatever the sheet's size, and a sheet past the limits is refused from its declared dimension
     before any row is read). Merged cells and formulas that read another workbook are located errors; a
     workbook with macros is a warning (pnp never runs them)."""
-    import openpyxl  # imported late: costs ~0.3 s and CSV-only games never need it
+    openpyxl = _openpyxl()
 
     shown = display_path(path, root)
     if not path.is_file():
@@ -94,19 +96,37 @@ def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]
     with zipfile.ZipFile(path) as archive:
         scans = {title: _scan_sheet(archive, part, SourceRef(shown, title)) for title, part in _sheet_parts(archive)}
     try:
-        with_formulas = openpyxl.load_workbook(path, read_only=True, data_only=False)
         with_values = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        # formulas are read only if a sheet has one: a workbook of plain values is parsed once
+        plain = set(with_values.sheetnames) <= set(scans) and not any(formulas for _, formulas in scans.values())
+        with_formulas = with_values if plain else openpyxl.load_workbook(path, read_only=True, data_only=False)
     except Exception as exc:  # openpyxl raises many types for damaged files
         raise PipelineError(Problem(shown, f"workbook cannot be read: {type(exc).__name__}: {exc}", "file")) from None
     sheets = {}
     try:
         for ws in with_formulas.worksheets:
-            merged = scans[ws.title] if ws.title in scans else []
-            sheets[ws.title] = _read_sheet(ws, with_values[ws.title], merged, shown, report)
+            merged, formulas = scans.get(ws.title, ([], True))
+            sheets[ws.title] = _read_sheet(ws if formulas and not plain else None, with_values[ws.title], merged,
+                                           shown, report)
     finally:
         with_formulas.close()
         with_values.close()
     return sheets
+
+
+def _openpyxl():
+    """openpyxl, imported late (CSV-only games never need it), and without numpy when nothing else has
+    imported it: openpyxl looks for numpy only to write numpy numbers into cells, and we only read; numpy would
+    double the import's cost on every rebuild of an edited workbook."""
+    if "openpyxl" not in sys.modules and "numpy" not in sys.modules:
+        sys.modules["numpy"] = None                    # an import of numpy now fails: openpyxl goes without
+        try:
+            import openpyxl
+        finally:
+            del sys.modules["numpy"]
+    import openpyxl
+
+    return openpyxl
 
 
 def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
@@ -130,11 +150,12 @@ def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
     return parts
 
 
-def _scan_sheet(archive: zipfile.ZipFile, part: str, where: SourceRef) -> list[str]:
+def _scan_sheet(archive: zipfile.ZipFile, part: str, where: SourceRef) -> tuple[list[str], bool]:
     """Before openpyxl reads a sheet: its size from the dimension it declares (the start of its XML), or,
-    when it declares none, its rows counted while streaming, refused past the limits; and the merged ranges it
-    declares (read-only worksheets do not load them). Memory stays one chunk whatever the part's size."""
-    declared = None
+    when it declares none, its rows counted while streaming, refused past the limits; the merged ranges it
+    declares (read-only worksheets do not load them), and whether any cell holds a formula. Memory stays one
+    chunk whatever the part's size."""
+    declared, formulas = None, False
     found, tail, counted = [], b"", 0
     with archive.open(part) as stream:
         head = stream.read(1 << 16)
@@ -152,13 +173,14 @@ def _scan_sheet(archive: zipfile.ZipFile, part: str, where: SourceRef) -> list[s
                 if counted > MAX_ROWS:
                     raise PipelineError(Problem(where, f"sheet has more than {MAX_ROWS} rows (and declares no "
                                                        "size)", "file"))
+            formulas = formulas or _FORMULA.search(text) is not None
             last = 0
             for merge in _MERGE_CELL.finditer(text):
                 found.append(merge.group(1).decode("ascii", "replace"))
                 last = merge.end()
             tail = text[max(last, len(text) - 256):]
             chunk = stream.read(1 << 20)
-    return sorted(set(found))
+    return sorted(set(found)), formulas
 
 
 def _dimension(ref: str) -> tuple[int, int]:
@@ -173,19 +195,21 @@ def _dimension(ref: str) -> tuple[int, int]:
 
 
 def _read_sheet(ws_formulas, ws_values, merged: list[str], shown: str, report: Report) -> RawSheet:
+    """`ws_formulas` None: the sheet has no formula, its values are all there is to read."""
     from openpyxl.utils import range_boundaries
 
-    where = SourceRef(shown, ws_formulas.title)         # its declared size was checked by _scan_sheet
+    title = ws_values.title
+    where = SourceRef(shown, title)                     # its declared size was checked by _scan_sheet
     for ref in merged:
         min_col, min_row, _, _ = range_boundaries(ref)
-        report.error(SourceRef(shown, ws_formulas.title, min_row, column_letter(min_col)),
+        report.error(SourceRef(shown, title, min_row, column_letter(min_col)),
                      f"merged cells {ref}: unmerge them (one value per cell)", "merged")
-    formulas = ws_formulas.iter_rows(values_only=True)
     values = ws_values.iter_rows(values_only=True)
+    formulas = ws_formulas.iter_rows(values_only=True) if ws_formulas is not None else None
     header: list[tuple[str, str]] = []
-    raw = RawSheet(shown, ws_formulas.title, header, [])
+    raw = RawSheet(shown, title, header, [])
     positions: list[tuple[int, str]] = []
-    for row_number, (frow, vrow) in enumerate(zip(formulas, values), start=1):
+    for row_number, (frow, vrow) in enumerate(zip(formulas, values) if formulas else ((v, v) for v in values), start=1):
         if row_number > MAX_ROWS or (len(frow) > MAX_COLUMNS and any(v is not None for v in frow[MAX_COLUMNS:])):
             raise PipelineError(Problem(where, f"sheet is larger than its dimension says: above {MAX_ROWS} rows "
                                                f"or {MAX_COLUMNS} columns", "file"))
@@ -205,7 +229,7 @@ def _read_sheet(ws_formulas, ws_values, merged: list[str], shown: str, report: R
                 if value is None:
                     raw.formula_without_value.add((row_number, name))
                 if _EXTERNAL.search(formula):
-                    report.error(SourceRef(shown, ws_formulas.title, row_number, column_letter(index), name),
+                    report.error(SourceRef(shown, title, row_number, column_letter(index), name),
                                  f"the formula {formula} reads another workbook: its saved value came from someone "
                                  "else's file; paste the value instead", "external")
             cells[name] = nfc(value) if isinstance(value, str) else value

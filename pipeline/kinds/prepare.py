@@ -91,10 +91,12 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
     count = count if count is not None else FaceCount()
     own = Report()                                  # told only once the whole component is laid out
     backs = {id(face) for face in component.backs or ()} if isinstance(component, CardDeck) else set()
+    shelf = Shelf.of(cache, renderer, component, ink)
     faces = kind_of(component).lay_out(
         component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count,
-                                               mark_texts(edition, component, face, id(face) in backs)),
+                                               mark_texts(edition, component, face, id(face) in backs), shelf),
         progress, ink, own)
+    shelf.store(cache)
     report.extend(own.problems)
     report.extend(_collapse(repeats))
     pool = _POOLS.setdefault(renderer, [])
@@ -111,7 +113,7 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
 def plan(game, laid: Laid, config: BuildConfig, report: Report, cache: BuildCache | None = None) -> None:
     """The kind's plans of every paper, kept on `laid` for the writer; what does not fit goes to `report`.
     Cached with their problems per component, faces and options (the rulebook's check renders every chapter)."""
-    key = cache.key("plan", game.id, str(game.template_dir), laid.digest, _options(config)) \
+    key = cache.key("plan", game.id, game.template_dir, laid.digest, _options(config)) \
         if cache and laid.digest else None
     found = cache.get(key) if key else None
     if found is not None:
@@ -151,7 +153,7 @@ def _template(renderer, template: str, cache: BuildCache | None):
     compiled = renderer.loaded(template)
     if compiled is not None or cache is None:
         return compiled
-    key = cache.key("bleed", str(renderer.game_dir), template)
+    key = cache.key("bleed", renderer.game_dir, template)
     found = cache.get(key)
     if found is None:
         compiled, _ = renderer.loader.load(renderer.game_dir / template)
@@ -161,13 +163,41 @@ def _template(renderer, template: str, cache: BuildCache | None):
     return SimpleNamespace(bleed=bleed) if loaded else None
 
 
+@dataclass
+class Shelf:
+    """One component's laid-out faces in one ink variant, kept as one cache entry ({face key: (layout, problems,
+    art, {mark texts: the face with that edition mark})}) rather than a file per face: a build reads a few entries, not thousands. Its own key names the
+    component, not its content; what it holds is found by each face's content key, so an entry of an
+    earlier build serves the faces that have not changed, and a changed one is laid out anew."""
+
+    key: str | None = None
+    found: dict = field(default_factory=dict)
+    made: dict = field(default_factory=dict)
+    fresh: bool = False             # a face laid out anew
+
+    @classmethod
+    def of(cls, cache: BuildCache | None, renderer, component: Component, ink: bool) -> "Shelf":
+        key = cache.key("faces of", renderer.game_dir, type(component).__name__, component.id, ink) if cache else None
+        found = cache.get(key) if key else None
+        return cls(key, found if isinstance(found, dict) else {})
+
+    def store(self, cache: BuildCache | None) -> None:
+        """Kept for the next build when it differs from what was found (a face laid out anew, one gone)."""
+        if cache and self.key and (self.fresh or self.made.keys() != self.found.keys()):
+            cache.put(self.key, self.made)
+
+
 def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
-                   count: FaceCount, texts: tuple[str, ...] = ()):
+                   count: FaceCount, texts: tuple[str, ...] = (), shelf: Shelf | None = None):
     count.faces += 1
+    shelf = shelf if shelf is not None else Shelf()
     key = cache.face_key(renderer, face) if cache else None
-    found = cache.get(key) if key else None
+    found = shelf.found.get(key) if key else None
     if found is not None and cache.art_unchanged(found[2]):
-        layout, problems, art = found
+        layout, problems, art, marks = found
+        shelf.made[key] = found
+        if layout.project_root != renderer.project_root:       # stored by the same project elsewhere
+            layout = replace(layout, project_root=renderer.project_root)
         _register_fonts(renderer)
     elif not new_faces:                             # (a face whose art changed counts as not found)
         raise NotCached(face.name)
@@ -175,14 +205,25 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
         count.laid_out += 1
         layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
                                            face.data_dir, face.size_mm)
-        art = cache.art_of(layout) if cache else ()
+        art, marks = cache.art_of(layout) if cache else (), {}
         # A template's load problems come once, with the first card laid out with it: none of its faces is
         # cached, so they keep coming with the card a clean build would name.
         if key and not renderer.loader.load(renderer.game_dir / face.template)[1]:
-            cache.put(key, (layout, problems, art))
+            shelf.made[key], shelf.fresh = (layout, problems, art, marks), True
     # the art it draws and its edition mark are part of what its files are made from
     count.keys.append((key, art, texts) if key else None)
-    return _record(stamp(layout, texts, renderer.fonts) if texts else layout, problems, repeats)
+    return _record(_marked(layout, texts, marks, renderer, shelf) if texts else layout, problems, repeats)
+
+
+def _marked(layout, texts: tuple[str, ...], marks: dict, renderer, shelf: Shelf):
+    """The face with its edition mark: placing it measures the face's text, so it is kept on the shelf too."""
+    found = marks.get(texts)
+    if found is None:
+        found = marks[texts] = stamp(layout, texts, renderer.fonts)
+        shelf.fresh = True
+    elif found.project_root != renderer.project_root:
+        found = replace(found, project_root=renderer.project_root)
+    return found
 
 
 _FONTS_READY: "weakref.WeakSet[Any]" = weakref.WeakSet()

@@ -51,8 +51,8 @@ def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache
              edition: Edition | None) -> list[Step]:
     """The game's steps in the order their entries go in the report; pooled sheets only when all its `decks`
     card decks are laid out."""
-    identity = (game.id, game.title, game.credited_author, game.keywords, str(game.template_dir))
-    options = (str(config.root), config.papers, config.formats, config.backs, config.back_offset_mm)
+    identity = (game.id, game.title, game.credited_author, game.keywords, game.template_dir)
+    options = (config.papers, config.formats, config.backs, config.back_offset_mm)
     steps = []
     for laid in laid_list:
         found = [Step(game, laid.component.id, laid, [laid], kind_of(laid.component).write, cache, edition)]
@@ -72,11 +72,20 @@ def run_step(step: Step, config: BuildConfig) -> Done:
     """The step's files, drawn or kept from the cache (pipeline/cache/writes.py), recorded apart from any
     other step's."""
     stats = ComponentStats()
-    collecting = step.cache.collecting() if step.cache else contextlib.nullcontext({})
+    done = isolated(step.cache, lambda: write_unit(step.cache, step.key, lambda: _write(step, config), config.root,
+                                                   stats, new=any(one.chosen for one in step.made_of),
+                                                   found=step.found))
+    done.stats = stats
+    return done
+
+
+def isolated(cache: BuildCache | None, work: Callable[[], list[dict] | None]) -> Done:
+    """`work()`'s entries, the files it wrote and its cache puts, kept apart from everything else's, to be
+    added up by the build wherever the work ran."""
+    collecting = cache.collecting() if cache else contextlib.nullcontext({})
     with recording() as files, collecting as puts:
-        entries = write_unit(step.cache, step.key, lambda: _write(step, config), config.root, stats,
-                             new=any(one.chosen for one in step.made_of), found=step.found)
-    return Done(entries, dict(files), dict(puts), stats)
+        entries = work()
+    return Done(entries, dict(files), dict(puts))
 
 
 def _write(step: Step, config: BuildConfig) -> list[dict]:

@@ -43,17 +43,18 @@ def rename_card(root: Path) -> None:
 
 
 def face_specs(root: Path) -> dict[str, list]:
-    from pipeline.build import validate
+    """Every face's template and values, read without the cache (so without filling it)."""
+    from pipeline.build import prepare
+    from pipeline.core.errors import Report
     from pipeline.kinds import kind_of
 
-    _, prepared = validate(BuildConfig(root=root, games=(GAME,), papers=("a4",)))
+    prepared = prepare(BuildConfig(root=root, games=(GAME,), papers=("a4",)), Report(), Progress())
     return {c.id: [(f.template, repr(f.context)) for f in kind_of(c).spec_faces(c)] for c in prepared[0].components}
 
 
 @pytest.fixture
 def built(tmp_path) -> tuple[Path, BuildStats]:
-    """A project copy built once (its cache filled). Keys hold the project's path: a copied project's cache
-    is never used, so every test builds its own."""
+    """A project copy built once (its cache filled), its own for each test: the tests change it."""
     root = copy_project(tmp_path / "project")
     first = run(root)
     assert sum(part.faces_laid_out for part in first.games[GAME].values()) > 0

@@ -52,7 +52,28 @@ def test_merged_ranges_are_found_across_chunks():
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("xl/worksheets/sheet1.xml", xml)
     with zipfile.ZipFile(buffer) as archive:
-        assert _scan_sheet(archive, "xl/worksheets/sheet1.xml", SourceRef("b.xlsx", "cards")) == ["B2:C3", "F7:F9"]
+        assert _scan_sheet(archive, "xl/worksheets/sheet1.xml", SourceRef("b.xlsx", "cards")) == (["B2:C3", "F7:F9"],
+                                                                                                  False)
+
+
+def test_a_sheet_with_a_formula_is_read_for_its_formulas_and_values_and_one_without_for_its_values(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    plain, computed = book.active, book.create_sheet("computed")
+    plain.title = "plain"
+    for sheet in (plain, computed):
+        sheet.append(["id", "cost"])
+        sheet.append(["a", 2])
+    computed["B3"], computed["A3"] = "=B2*2", "b"             # saved by openpyxl: a formula with no value
+    book.save(tmp_path / "f.xlsx")
+    with zipfile.ZipFile(tmp_path / "f.xlsx") as archive:
+        assert _scan_sheet(archive, "xl/worksheets/sheet1.xml", SourceRef("f.xlsx", "plain"))[1] is False
+        assert _scan_sheet(archive, "xl/worksheets/sheet2.xml", SourceRef("f.xlsx", "computed"))[1] is True
+    sheets = read_workbook(tmp_path / "f.xlsx", tmp_path, Report())
+    assert sheets["computed"].formula_without_value == {(3, "cost")}
+    assert sheets["plain"].formula_without_value == set()
+    assert [cells for _, cells in sheets["plain"].rows] == [{"id": "a", "cost": 2}]
 
 
 def test_csv_rows_of_the_wrong_width_are_all_located(tmp_path):

@@ -151,7 +151,10 @@ class _Resolver:
             self.context["card"] = SimpleNamespace(**card)
         # Every evaluated element's values, in order: the face is a pure function of them (and of the
         # files on disk, fixed during a build), so hashing them is the cheap way to key identical faces.
-        self.signature: list = [template.rel, template.size, template.bleed, str(self.data_dir)]
+        folder = self.data_dir
+        if folder is not None and folder.is_relative_to(renderer.project_root):
+            folder = folder.relative_to(renderer.project_root)      # the same face wherever the project is
+        self.signature: list = [template.rel, template.size, template.bleed, str(folder)]
 
     def key(self) -> str:
         # marshal version 2: no object references, so equal values always give equal bytes

@@ -6,6 +6,7 @@ so the numbers printed are the numbers played.
 
 from __future__ import annotations
 
+import functools
 from math import ceil
 from typing import Iterable, Mapping, Sequence
 
@@ -85,8 +86,9 @@ def shift_track(track: Sequence) -> tuple[list, object]:
 
 # --- expected dice (§2.3), exact ----------------------------------------------------------------------------
 
-def _binomial_tail(n: int, q: float) -> list[float]:
-    """P(B >= j) for j = 0..n, B ~ Binomial(n, q)."""
+@functools.lru_cache(maxsize=4096)
+def _binomial_tail(n: int, q: float) -> tuple[float, ...]:
+    """P(B >= j) for j = 0..n, B ~ Binomial(n, q) (the same few dice, asked thousands of times a game)."""
     pmf = [0.0] * (n + 1)
     pmf[0] = 1.0
     for _ in range(n):
@@ -97,7 +99,7 @@ def _binomial_tail(n: int, q: float) -> list[float]:
     for j in range(n, -1, -1):
         running += pmf[j]
         tail[j] = running
-    return tail[:n + 1]
+    return tuple(tail[:n + 1])
 
 
 def expected_best(faces: Sequence[int], n: int, k: int) -> float:
@@ -105,6 +107,11 @@ def expected_best(faces: Sequence[int], n: int, k: int) -> float:
 
     The k best sum to Σ_i (w_i − w_(i+1)) · min(k, N_i) over the distinct values w_1 > w_2 > … (w_(m+1) = 0),
     N_i being the number of dice showing at least w_i: a binomial count."""
+    return _expected_best(tuple(faces), n, k)
+
+
+@functools.lru_cache(maxsize=4096)
+def _expected_best(faces: tuple[int, ...], n: int, k: int) -> float:
     if n <= 0 or k <= 0:
         return 0.0
     levels = sorted({v for v in faces if v > 0}, reverse=True)
