@@ -93,9 +93,11 @@ class BuildCache:
         """A folder's content digest, once per build (files are fixed while a build runs)."""
         if folder is None:
             return None
-        folder = Path(folder).resolve()
         if folder not in self._trees:
-            self._trees[folder] = tree_digest(folder)
+            resolved = Path(folder).resolve()
+            if resolved not in self._trees:
+                self._trees[resolved] = tree_digest(resolved)
+            self._trees[folder] = self._trees[resolved]
         return self._trees[folder]
 
     def key(self, *parts) -> str | None:

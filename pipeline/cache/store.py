@@ -38,7 +38,7 @@ def key_of(*parts: Any, root: Path | None = None) -> str | None:
     buffer = io.BytesIO()
     try:
         pickler = _KeyPickler(buffer, protocol=5)
-        pickler.root = Path(root) if root is not None else None
+        pickler.root = os.path.join(str(root), "") if root is not None else None   # with its separator
         pickler.fast = True         # no memo: equal values give equal bytes whether or not they are one object
         pickler.dump(parts)
     except Exception:               # a lock, a generator, a file in a context (or too deep): not cacheable
@@ -55,12 +55,13 @@ def _project_path(relative: str) -> None:
 
 
 class _KeyPickler(pickle.Pickler):
-    root: Path | None = None
+    root: str | None = None
 
     def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, PurePath) and self.root is not None and obj.is_absolute() and \
-                obj.is_relative_to(self.root):
-            return _project_path, (obj.relative_to(self.root).as_posix(),)
+        if isinstance(obj, PurePath) and self.root is not None:
+            text = str(obj)
+            if text.startswith(self.root):
+                return _project_path, (text[len(self.root):].replace(os.sep, "/"),)
         if isinstance(obj, types.FunctionType) and obj is not _function and \
                 ("<locals>" in obj.__qualname__ or obj.__name__ == "<lambda>"):
             cells = tuple(_stable(cell.cell_contents) for cell in obj.__closure__ or ())

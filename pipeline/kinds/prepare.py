@@ -215,11 +215,18 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
     return _record(_marked(layout, texts, marks, renderer, shelf) if texts else layout, problems, repeats)
 
 
+_STAMPED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
 def _marked(layout, texts: tuple[str, ...], marks: dict, renderer, shelf: Shelf):
     """The face with its edition mark: placing it measures the face's text, so it is kept on the shelf too."""
     found = marks.get(texts)
     if found is None:
-        found = marks[texts] = stamp(layout, texts, renderer.fonts)
+        same = _STAMPED.setdefault(renderer, {})           # one face drawn for many cards (a deck's back)
+        found = same.get((layout.key, texts))
+        if found is None:
+            found = same[layout.key, texts] = stamp(layout, texts, renderer.fonts)
+        marks[texts] = found
         shelf.fresh = True
     elif found.project_root != renderer.project_root:
         found = replace(found, project_root=renderer.project_root)

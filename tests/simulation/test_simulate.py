@@ -248,7 +248,7 @@ def test_play_stage_runs_the_games_own_play_checks_first(monkeypatch):
     import pipeline.validate
     from pipeline.validate import validate_game
 
-    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_records())
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report, cache=None: toy_records())
     seen = []
 
     def checks(records, report, simulation):
@@ -396,7 +396,7 @@ def toy_cli(monkeypatch, tmp_path):
     point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_game.toy_module(name))
     monkeypatch.setattr(pipeline.validate, "load_records",
-                        lambda game, root, report: toy_records(**toy_game.VARIANTS[game.id]))
+                        lambda game, root, report, cache=None: toy_records(**toy_game.VARIANTS[game.id]))
 
     def invoke(*args):
         return CliRunner().invoke(pipeline.cli.app.app, ["simulate", *args])

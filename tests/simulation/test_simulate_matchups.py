@@ -25,7 +25,7 @@ def duel_cli(monkeypatch, tmp_path):
 
     point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_duel.duel_module(name))
-    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: duel_records())
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report, cache=None: duel_records())
 
     def invoke(*args):
         return CliRunner().invoke(pipeline.cli.app.app, ["simulate", "duel", *args])
@@ -180,7 +180,7 @@ def test_a_game_without_sides_refuses_teams_and_matchups(monkeypatch, tmp_path):
 
     point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_game.toy_module(name))
-    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_game.toy_records())
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report, cache=None: toy_game.toy_records())
     for option in (["--teams", "a,b"], ["--matchups"]):
         done = CliRunner().invoke(pipeline.cli.app.app, ["simulate", "toy", *option])
         assert done.exit_code == 2 and done.output.strip() == (

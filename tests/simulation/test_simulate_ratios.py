@@ -152,7 +152,7 @@ def league_cli(monkeypatch, tmp_path):
 
     point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_league.league_module(name))
-    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: league_records())
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report, cache=None: league_records())
 
     def invoke(*args):
         return CliRunner().invoke(pipeline.cli.app.app, ["simulate", "league", *args])

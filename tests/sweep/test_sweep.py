@@ -58,7 +58,7 @@ def toy(monkeypatch, tmp_path):
     import pipeline.validate
 
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_module(name))
-    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_records())
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report, cache=None: toy_records())
     return tmp_path
 
 

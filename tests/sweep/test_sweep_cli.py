@@ -22,7 +22,7 @@ def toy_cli(monkeypatch, tmp_path):
     app = pipeline.cli.app.app
     point_cli_at(monkeypatch, tmp_path)
     monkeypatch.setattr(pipeline.games, "load_game", lambda name, root: toy_module(name))
-    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report: toy_records())
+    monkeypatch.setattr(pipeline.validate, "load_records", lambda game, root, report, cache=None: toy_records())
 
     def invoke(*args):
         return CliRunner().invoke(app, ["sweep", "toy", *args])

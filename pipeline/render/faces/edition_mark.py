@@ -94,7 +94,8 @@ def stamp(face, texts: tuple[str, ...], fonts):
     fitting = [(t, w) for t in texts for w in (string_width(t, font, SIZE, fallbacks),) if w <= room]
     if not fitting:
         return face
-    taken = text_boxes(face.primitives)
+    bands = ((inset, inset + descent + ascent), (face.height - inset - descent - ascent, face.height - inset))
+    taken = text_boxes(face.primitives, bands=bands)
     places = []                 # (text, x, y): the face's anchor first, every form longest first, then the others
     for anchor in (face.mark_anchor, *(a for a in ANCHORS if a != face.mark_anchor)):
         vertical, _, horizontal = anchor.partition("-")
@@ -124,9 +125,11 @@ def mark_grey(primitives, x: float, y: float) -> tuple[float, float, float]:
     return GREY if luminance >= 0.8 else DARK_GREY if luminance >= 0.45 else LIGHT_GREY
 
 
-def text_boxes(primitives, origin: tuple[float, float] = (0.0, 0.0), angle: float = 0.0) -> list[tuple]:
+def text_boxes(primitives, origin: tuple[float, float] = (0.0, 0.0), angle: float = 0.0,
+               bands: tuple[tuple[float, float], ...] | None = None) -> list[tuple]:
     """The box (x0, y0, x1, y1, points, in the face's frame) of every run of text the primitives draw, groups
-    (moved and turned) included: what the mark must keep clear of."""
+    (moved and turned) included: what the mark must keep clear of. With `bands` (y0, y1), an unturned run
+    that reaches none of them is left out unmeasured: only a box there can touch a mark there."""
     boxes = []
     cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
 
@@ -139,13 +142,17 @@ def text_boxes(primitives, origin: tuple[float, float] = (0.0, 0.0), angle: floa
                 if not run.text.strip():
                     continue
                 up, down, _ = font_metrics(run.font)
+                if bands is not None and angle == 0.0:
+                    low, high = origin[1] + run.y - down * run.size, origin[1] + run.y + up * run.size
+                    if not any(min(high, b1) > max(low, b0) for b0, b1 in bands):
+                        continue
                 width = string_width(run.text, run.font, run.size)
                 corners = [place(run.x + dx, run.y + dy) for dx in (0, width) for dy in (-down * run.size,
                                                                                         up * run.size)]
                 boxes.append((min(c[0] for c in corners), min(c[1] for c in corners),
                               max(c[0] for c in corners), max(c[1] for c in corners)))
         elif isinstance(item, Group):
-            boxes += text_boxes(item.children, place(item.x, item.y), angle + item.angle)
+            boxes += text_boxes(item.children, place(item.x, item.y), angle + item.angle, bands)
     return boxes
 
 

@@ -92,6 +92,7 @@ class TemplateLoader:
         self.font_roles = tuple(font_roles)
         self.compiler = Compiler()
         self._cache: dict[Path, tuple[Template | None, tuple[Problem, ...]]] = {}
+        self._loaded: dict[Path, tuple[Template | None, tuple[Problem, ...]]] = {}
 
     def new_context(self, values: Mapping[str, Any]) -> dict:
         """The per-card evaluation context: jinja globals + the card's values (shared by every expression)."""
@@ -107,8 +108,13 @@ class TemplateLoader:
         return any(path.is_relative_to(root) for root in self.roots)
 
     def load(self, path: Path) -> tuple[Template | None, tuple[Problem, ...]]:
-        """A drawable template (size known) or None, with every problem found on the way."""
-        path = Path(path).resolve()
+        """A drawable template (size known) or None, with every problem found on the way (once per path asked:
+        files are fixed while a build runs)."""
+        if path not in self._loaded:
+            self._loaded[path] = self._load_drawable(Path(path).resolve())
+        return self._loaded[path]
+
+    def _load_drawable(self, path: Path) -> tuple[Template | None, tuple[Problem, ...]]:
         if not self.allowed(path):
             return None, (Problem(self.relative(path), "the template is outside the templates folders", RULE),)
         template, problems = self._load(path, ())
