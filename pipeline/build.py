@@ -144,11 +144,16 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
                 part.seconds += time.perf_counter() - start
 
 
-def validate(config: BuildConfig, progress: Progress | None = None) -> tuple[Report, list[PreparedGame]]:
+def validate(config: BuildConfig, progress: Progress | None = None, keep: bool = False
+             ) -> tuple[Report, list[PreparedGame]]:
     """Stages 1–6 and every face laid out, as a build does, writing nothing: what output/.cache holds from the
-    last build is used (a face, a parsed workbook, stage 6's games), nothing is added to it."""
+    last build is used (a face, a parsed workbook, stage 6's games), nothing is added to it, unless `keep`
+    (a release validating in its own scratch project, for the build that follows) and validation passed."""
     report = Report()
     prepared = prepare(config, report, progress or Progress(), cached=True)
+    if keep and not report.failed(config.strict) and len(prepared) == len(config.games):
+        for item in prepared:
+            item.cache.flush()
     return report, prepared
 
 

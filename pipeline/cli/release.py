@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from pipeline.cli import shared as ui
+from pipeline.core.pool import cores
 
 
 def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (default: every game with a "
@@ -23,7 +24,9 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
                                                         help="Games per player count the balance gates play "
                                                              "(default 1000, seed 1)."),
             workers: Optional[int] = typer.Option(None, min=1, max=256, help="Processes that play the balance "
-                                                  "games side by side (default 1).")) -> None:
+                                                  "games side by side (default: every core)."),
+            jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Processes that draw "
+                                               "each game's files (default: every core); the same bytes.")) -> None:
     """Validate strictly, play the balance gates, build everything and write dist/<game>-<version>/: the
     bundles (home A4 and Letter, print shop, PNG), CHANGES.md, the reprint sheets and SHA256SUMS."""
     from pipeline.core.errors import Report
@@ -39,9 +42,9 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
             ui.usage(f"unknown game {name!r} (known: {', '.join(known)})")
     if version is not None and version_problem(version.strip()):
         ui.usage(f"--version: {version_problem(version.strip())}")
-    pool = ui.executor_of("local", workers)
+    pool = ui.executor_of("local", workers or cores())
     request = ReleaseRequest(root, tuple(dict.fromkeys(games or ())), version, mark,
-                             balance_games or BALANCE_GAMES, pool)
+                             balance_games or BALANCE_GAMES, pool, jobs or cores())
     report, start = Report(), time.perf_counter()
     with ui.closing(pool), ui.progress() as progress:
         try:

@@ -156,8 +156,14 @@ def _sweep(folder: Path, keep: set[str], holders: set[str], skip: set[str], refu
 def scratch_folder(output: Path) -> Iterator[Path]:
     """A folder of our own under output/.pnp-tmp/, removed (with the area, once empty) when done."""
     area = output / TEMP_AREA
-    area.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(dir=area, prefix=f"{os.getpid()}-"))
+    for attempt in range(10):
+        area.mkdir(parents=True, exist_ok=True)
+        try:
+            folder = Path(tempfile.mkdtemp(dir=area, prefix=f"{os.getpid()}-"))
+            break
+        except FileNotFoundError:           # another build process removed the empty area just then
+            if attempt == 9:
+                raise
     try:
         yield folder
     finally:

@@ -16,17 +16,19 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from pipeline.core.config import BuildConfig, FORMATS, PAPERS
 from pipeline.core.edition import version_of
 from pipeline.core.errors import PipelineError, Report
+from pipeline.core.pool import run_all
 from pipeline.core.progress import Progress
 from pipeline.data.specs import GameModule
 from pipeline.games import available, load_game
@@ -47,6 +49,7 @@ class ReleaseRequest:
     mark: bool = True                       # the edition marks (--no-mark: final art files)
     balance_games: int = BALANCE_GAMES      # per player count the balance gates name
     executor: object | None = None          # where the balance games play (pipeline/play/executors.py)
+    jobs: int = 1                           # processes that draw each build's files (pipeline/core/pool.py)
 
 
 @dataclass
@@ -105,15 +108,15 @@ def release(request: ReleaseRequest, report: Report, progress: Progress | None =
     try:
         with scratch_folder(dist) as work:
             project = copy_inputs(request.root, [item.game for item in items], work / "project")
-            for item in items:
-                _check(request, item, project, report, progress, tell)
+            _side_by_side(request, items, report, progress,
+                          lambda asked, item, seen, shown: _check(asked, item, project, seen, shown, tell))
             if refused(report):
                 return []
             previous = previous_tag(request.root)
-            for item in items:
-                _make(request, item, project, work, previous, epoch, report, progress, tell)
-                if refused(report):
-                    return []
+            _side_by_side(request, items, report, progress, lambda asked, item, seen, shown: _make(
+                asked, item, project, work, previous, epoch, seen, shown, tell), again=True)
+            if refused(report):
+                return []
             for item in items:
                 staged = item.folder
                 item.folder = publish(staged, dist, work / "replaced")
@@ -123,6 +126,40 @@ def release(request: ReleaseRequest, report: Report, progress: Progress | None =
         if made:
             with contextlib.suppress(OSError):
                 dist.rmdir()                            # only when empty: a refused first release leaves no dist/
+
+
+def _side_by_side(request: ReleaseRequest, items: list[Released], report: Report, progress: Progress,
+                  step: Callable[[ReleaseRequest, Released, Report, Progress], None], again: bool = False) -> None:
+    """`step(request, item, problems, progress)` for every game, the games side by side over request.jobs
+    processes (pipeline/core/pool.py), each building with one and playing its gates in one: a game's serial
+    parts (validation, bundles, the comparison) overlap another's drawing. Each item gets back what its step
+    made and the problems are added in game order (`again`: those already reported left out, as a build
+    repeats its validation's warnings), so the release is the same whatever the jobs."""
+    alone = request.jobs <= 1 or len(items) <= 1
+
+    def one(item: Released) -> tuple[dict, list]:
+        seen = Report()
+        if alone:
+            step(request, item, seen, progress)
+        else:
+            step(replace(request, jobs=1, executor=_one_worker(request.executor)), item, seen, Progress())
+        made = {name: getattr(item, name) for name in ("files", "folder", "seconds", "changes")}
+        if made["changes"] is not None:
+            made["changes"] = replace(made["changes"], after=None)     # its game module stays where it ran
+        return made, seen.problems
+
+    for item, (made, problems) in zip(items, run_all([functools.partial(one, item) for item in items],
+                                                       1 if alone else request.jobs)):
+        for name, value in made.items():
+            setattr(item, name, value)
+        report.extend(problem for problem in problems if not again or problem not in report.problems)
+
+
+def _one_worker(executor):
+    """The balance games' executor inside one of several side-by-side games: this machine, one process."""
+    from pipeline.play.executors import Local
+
+    return Local(workers=1) if executor is None or isinstance(executor, Local) else executor
 
 
 def _load(request: ReleaseRequest, report: Report) -> list[Released]:
@@ -156,7 +193,8 @@ def copy_inputs(root: Path, games: list[GameModule], target: Path) -> Path:
 
 
 def _config(request: ReleaseRequest, item: Released, project: Path, **options) -> BuildConfig:
-    return BuildConfig(root=project, games=(item.game.id,), mark=request.mark, version=item.version, **options)
+    return BuildConfig(root=project, games=(item.game.id,), mark=request.mark, version=item.version,
+                       jobs=request.jobs, **options)
 
 
 def _check(request: ReleaseRequest, item: Released, project: Path, report: Report, progress: Progress,
@@ -166,7 +204,7 @@ def _check(request: ReleaseRequest, item: Released, project: Path, report: Repor
     from pipeline.simulation import run as simulation
 
     start = time.perf_counter()
-    found, prepared = build.validate(_config(request, item, project, strict=True), progress)
+    found, prepared = build.validate(_config(request, item, project, strict=True), progress, keep=True)
     gates = [verdict for game in prepared for verdict in simulation.check_balance(
         game.game, game.records, project, found, request.balance_games, executor=request.executor,
         progress=progress)]

@@ -1,5 +1,5 @@
-"""`pnp release` from the command line: `git tag v0.1 && pnp release buildit` in two fresh clones of one
-repository gives the same bytes (and `sha256sum -c` passes); a problem refuses the release with its located
+"""`pnp release` from the command line: `git tag v0.1 && pnp release buildit allstar` in two fresh clones of
+one repository, one with a process, one with two, gives the same bytes (and `sha256sum -c` passes); a problem refuses the release with its located
 line and leaves dist/ as it was; Ctrl-C leaves nothing; usage mistakes exit 2."""
 
 from __future__ import annotations
@@ -42,12 +42,17 @@ def files_of(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+# one clone releases with one process for everything, the other with two games side by side, each drawing
+# its files in two processes (pipeline/core/pool.py): the bytes must not tell them apart
+JOBS = {"one": ("--jobs", "1", "--workers", "1"), "two": ("--jobs", "2", "--workers", "2")}
+
+
 @pytest.fixture(scope="module")
 def two_clones(origin, tmp_path_factory):
     runs = []
     for name in ("one", "two"):
         root = clone(origin, tmp_path_factory.mktemp(name) / "clone")
-        result = run_cli("release", "buildit", root=root)
+        result = run_cli("release", "buildit", "allstar", *JOBS[name], root=root)
         assert result.returncode == 0, result.stderr
         runs.append((root, result))
     return runs
@@ -56,9 +61,9 @@ def two_clones(origin, tmp_path_factory):
 def test_two_fresh_clones_release_the_same_bytes(two_clones):
     (one, _), (two, _) = two_clones
     made = files_of(one / "dist")
-    assert sorted(made) == [f"buildit-v0.1/{name}" for name in (
-        "CHANGES.md", "SHA256SUMS", "buildit-v0.1-home-a4.zip", "buildit-v0.1-home-letter.zip",
-        "buildit-v0.1-png.zip", "buildit-v0.1-print-shop.zip")]
+    assert sorted(made) == [f"{game}-v0.1/{name}" for game in ("allstar", "buildit") for name in (
+        "CHANGES.md", "SHA256SUMS", f"{game}-v0.1-home-a4.zip", f"{game}-v0.1-home-letter.zip",
+        f"{game}-v0.1-png.zip", f"{game}-v0.1-print-shop.zip")]
     assert made == files_of(two / "dist")
     assert "Première édition" in made["buildit-v0.1/CHANGES.md"].decode()
     for root in (one, two):
@@ -96,7 +101,8 @@ def test_it_prints_what_was_written_and_the_time(two_clones):
     assert [line.split()[1] for line in lines[1:7]] == ["buildit-v0.1-home-a4.zip", "buildit-v0.1-home-letter.zip",
                                                         "buildit-v0.1-print-shop.zip", "buildit-v0.1-png.zip",
                                                         "CHANGES.md", "SHA256SUMS"]
-    assert lines[-1].startswith("released 1 game in ")
+    assert lines[7].startswith("released allstar v0.1 → dist/allstar-v0.1/ in ")
+    assert lines[-1].startswith("released 2 games in ")
 
 
 def test_a_problem_refuses_the_release_and_leaves_dist_as_it_was(origin, tmp_path):
