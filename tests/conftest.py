@@ -158,8 +158,13 @@ def point_cli_at(monkeypatch, root: Path) -> None:
 
 def pytest_configure(config):
     """The suite runs as on a developer's machine under a CI runner too: GitHub Actions' GITHUB_ACTIONS makes
-    typer colour --help and pnp print annotations, so it is removed; tests of those set it themselves."""
+    typer colour --help and pnp print annotations, so it is removed; tests of those set it themselves. The
+    tests' pdfplumber gets its content streams tokenized by qpdf (tests/fastpdf.py: the same objects, faster)."""
     os.environ.pop("GITHUB_ACTIONS", None)
+    from tests import fastpdf
+
+    if fastpdf.verified():
+        fastpdf.install()               # pdfplumber, as the tests read PDFs, with qpdf tokenizing for it
     if os.environ.get("PYTEST_XDIST_WORKER"):
         # xdist's workers ignore SIGINT (the controller handles Ctrl-C) and every command a test starts would
         # inherit that: the tests that stop `pnp` with Ctrl-C need it to hear the signal, as in a terminal

@@ -10,6 +10,7 @@ import hashlib
 import os
 import pickle
 import tempfile
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -54,19 +55,44 @@ def digest(path: Path) -> str:
 
 def stored(kind: str, key: str, compute: Callable[[], object]):
     """compute()'s value under (kind, key): from the folder when a test run made it already, else made and
-    written (atomically: another worker may be writing the same key)."""
-    name = hashlib.sha256(f"{kind}\0{VERSION}\0{key}".encode()).hexdigest()
-    path = FOLDER / kind / name[:2] / name
-    try:
-        return pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError):
-        pass
-    value = compute()
+    written. A worker that needs a key another worker is making waits for it (a file lock per key) rather
+    than making it too; each value made is logged in FOLDER/made.log (kind, seconds, the test that asked)."""
+    from filelock import FileLock
+
+    path = _place(kind, key)
+    value = _load(path)
+    if value is not None:
+        return value[0]
     path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_name(f".{name}.{os.getpid()}.tmp")
-    scratch.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-    os.replace(scratch, path)
+    with FileLock(f"{path}.lock"):
+        value = _load(path)
+        if value is not None:
+            return value[0]
+        started = time.perf_counter()
+        value = compute()
+        scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        scratch.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(scratch, path)
+    with open(FOLDER / "made.log", "a", encoding="utf-8") as log:
+        log.write(f"{kind}\t{time.perf_counter() - started:.2f}\t{os.environ.get('PYTEST_CURRENT_TEST', '')}\n")
     return value
+
+
+def is_stored(kind: str, key: str) -> bool:
+    return _place(kind, key).is_file()
+
+
+def _place(kind: str, key: str) -> Path:
+    name = hashlib.sha256(f"{kind}\0{VERSION}\0{key}".encode()).hexdigest()
+    return FOLDER / kind / name[:2] / name
+
+
+def _load(path: Path) -> tuple | None:
+    """(the value stored at path,), or None when nothing (whole) is there yet."""
+    try:
+        return (pickle.loads(path.read_bytes()),)
+    except (OSError, pickle.UnpicklingError, EOFError):
+        return None
 
 
 def pages(path: Path) -> list[Page]:
@@ -93,10 +119,17 @@ def _pages(content: str, path: str) -> list[Page]:
 
 
 def _plain(obj: dict, keys: tuple[str, ...]) -> dict:
-    return {key: _value(obj[key]) for key in keys if key in obj}
+    return {key: value if value.__class__ in _PLAIN else _value(value)
+            for key in keys if key in obj for value in (obj[key],)}
+
+
+_PLAIN = frozenset((int, float, str, bool, type(None)))
 
 
 def _value(value):
-    if isinstance(value, (list, tuple)):
-        return tuple(_value(v) for v in value)
-    return value if value is None or isinstance(value, (int, float, str, bool)) else str(value)
+    kind = value.__class__
+    if kind in _PLAIN:                  # most values: at once, without the isinstance tests
+        return value
+    if kind is tuple or kind is list or isinstance(value, (list, tuple)):
+        return tuple([_value(v) for v in value])
+    return value if isinstance(value, (int, float, str, bool)) else str(value)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
-from tests.pdfindex import digest, stored
+from tests.pdfindex import digest, is_stored, stored
 
 PDFCHECK = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
 MISSING = "shared/tools/pdfcheck.py is not beside the checkout"
@@ -17,8 +17,11 @@ MISSING = "shared/tools/pdfcheck.py is not beside the checkout"
 def pdfcheck(path: Path, *args: str) -> dict:
     """The preflight's exit code and JSON report for one file. Run once per file content and arguments in a
     test run (tests/pdfindex.py): several tests check the same built file with the same arguments."""
-    tool = digest(PDFCHECK)
-    return stored("pdfcheck", "\0".join((digest(path), tool, *args)), lambda: _run(path, args))
+    return stored("pdfcheck", _key(path, args), lambda: _run(path, args))
+
+
+def _key(path: Path, args) -> str:
+    return "\0".join((digest(path), digest(PDFCHECK), *args))
 
 
 def _run(path: Path, args: tuple[str, ...]) -> dict:
@@ -27,6 +30,34 @@ def _run(path: Path, args: tuple[str, ...]) -> dict:
     data = json.loads(result.stdout)
     report = data["files"][0] if "files" in data else data[0] if isinstance(data, list) else data
     return {"exit": result.returncode, "report": report}
+
+
+def prepare(jobs: list[tuple[Path, tuple[str, ...]]]) -> None:
+    """Run the preflight once for all the files given the same arguments (of those not checked yet in this
+    run), and keep each file's own result as pdfcheck(path, *args) would have it: the preflight checks each
+    file on its own, and its exit status is 1 when a file has an error (a warning too with --strict), as
+    each file's "ok" says; 0 otherwise. Saves starting Python and pikepdf once per file. A run that does not
+    answer file by file (bad arguments, a crash) keeps nothing: pdfcheck() then runs each file alone."""
+    groups: dict[tuple[str, ...], list[Path]] = {}
+    for path, args in jobs:
+        if not is_stored("pdfcheck", _key(path, args)):
+            groups.setdefault(tuple(args), []).append(path)
+    for args, paths in groups.items():
+        paths = list(dict.fromkeys(paths))
+        if len(paths) < 2:
+            continue
+        result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", "--json", *map(str, paths), *args],
+                                capture_output=True, text=True, timeout=600)
+        try:
+            files = json.loads(result.stdout)["files"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if result.returncode not in (0, 1) or len(files) != len(paths) or \
+                result.returncode != (0 if all(f["ok"] for f in files) else 1):
+            continue
+        for path, report in zip(paths, files):
+            stored("pdfcheck", _key(path, args), lambda report=report: {"exit": 0 if report["ok"] else 1,
+                                                                         "report": report})
 
 
 def pdfcheck_args(entry: dict, sizes: dict) -> list[str]:
@@ -45,6 +76,7 @@ def check_every_pdf(game_output: Path) -> set[tuple[str, str]]:
     data = json.loads((game_output / "report.json").read_text())
     sizes = {c["id"]: c["size_mm"] for c in data["components"] if c["size_mm"]}
     pdfs = [entry for entry in data["outputs"] if entry["format"] != "png"]
+    prepare([(game_output.parent.parent / entry["path"], tuple(pdfcheck_args(entry, sizes))) for entry in pdfs])
     for entry in pdfs:
         checked = pdfcheck(game_output.parent.parent / entry["path"], *pdfcheck_args(entry, sizes))
         errors = [f for f in checked["report"]["findings"] if f["severity"] == "error"]

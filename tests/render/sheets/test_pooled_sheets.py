@@ -15,7 +15,7 @@ import pytest
 from pipeline.core.units import MM, PAPERS_MM
 from tests.conftest import built_game
 from tests.pdfindex import pages
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, pdfcheck
+from tests.render.sheets.printcheck import MISSING, PDFCHECK, pdfcheck, prepare
 
 GAMES = ("buildit", "allstar", "nba", "fightball", "challengers")
 # a full home print (cards, tokens, boards, aids, score sheet, duplex rulebook; dice aside), A4 and Letter
@@ -71,8 +71,12 @@ def test_a_full_home_print_meets_the_target(built):
         assert total <= TARGETS[game], (paper, total)
 
 
+def _card_args(paper: str, size) -> tuple[str, ...]:
+    return "--expect-card", "x".join(f"{v:g}" for v in size), "--paper", paper
+
+
 def _cards(path: Path, paper: str, size) -> list[list[dict]]:
-    pages = pdfcheck(path, "--expect-card", "x".join(f"{v:g}" for v in size), "--paper", paper)
+    pages = pdfcheck(path, *_card_args(paper, size))
     return [[c for c in page["cards"]["cards"] if c["occupied"]] for page in pages["report"]["pages"]]
 
 
@@ -109,6 +113,8 @@ def test_every_card_of_a_pooled_sheet_is_there_once_with_its_own_back_behind_it(
     pools = [e for e in entries.values() if e.get("pooled") and e["kind"] == "cards"]
     if not pools:
         pytest.skip(f"{built.name}: no pooled card family")
+    files = [*pools, *(entries[(member, pool["paper"])] for pool in pools for member in pool["members"])]
+    prepare([(root / e["path"], _card_args(e["paper"], e["size_mm"])) for e in files])    # one preflight run
     for pool in pools:
         alone: Counter = Counter()
         for member in pool["members"]:

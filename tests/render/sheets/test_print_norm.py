@@ -13,7 +13,7 @@ from pipeline.core.units import MM, PAPERS_MM
 from pipeline.games import available
 from tests.conftest import ROOT, built_game
 from tests.pdfindex import pages as index
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck, prepare
 
 GAMES = sorted(available(ROOT))
 POKER = [63.5, 88.9]
@@ -58,11 +58,16 @@ def test_poker_decks_print_9_an_a4_front_page_8_on_letter_and_their_backs_mirror
             assert all(abs(a - c) <= 0.1 and abs(b - d) <= 0.1 for (a, b), (c, d) in zip(mirrored, behind))
 
 
+def _card_args(entry: dict) -> tuple[str, ...]:
+    w, h = entry["size_mm"]
+    return "--expect-card", f"{w:g}x{h:g}", "--paper", entry["paper"]
+
+
 def test_no_card_within_5_mm_nor_any_mark_or_text_within_3_mm_of_the_edge(built):
+    prepare([(built.parent.parent / entry["path"], _card_args(entry)) for entry in _card_decks(built)])
     for entry in _card_decks(built):
-        w, h = entry["size_mm"]
         path = built.parent.parent / entry["path"]
-        pages = pdfcheck(path, "--expect-card", f"{w:g}x{h:g}", "--paper", entry["paper"])["report"]["pages"]
+        pages = pdfcheck(path, *_card_args(entry))["report"]["pages"]
         read = index(path)
         assert len(read) == len(pages)
         for checked, page in zip(pages, read):
