@@ -36,6 +36,7 @@ def project(tmp_path: Path) -> Path:
 
 
 EVERYTHING = ("--paper", "all", "--format", "all", "--ink-saver")    # what `make` builds
+SHARED_JOBS = "2"   # the shared builds draw in two processes on any machine (tests/builds/test_parallel_build.py)
 
 
 def built_game(tmp_path_factory, game: str, *options: str) -> Path:
@@ -52,7 +53,7 @@ def built_game(tmp_path_factory, game: str, *options: str) -> Path:
         if not (folder / ".complete").is_file():
             shutil.rmtree(folder, ignore_errors=True)
             copy_project(folder)
-            result = run_cli("build", game, *options, root=folder)
+            result = run_cli("build", game, *options, "--jobs", SHARED_JOBS, root=folder)
             assert result.returncode == 0, result.stderr
             (folder / ".complete").write_text(" ".join(options))
     return folder / "output" / game

@@ -1,5 +1,6 @@
 """A build spread over several processes (`--jobs`, pipeline/core/pool.py) writes the same bytes as one
-process: every file of a game with card decks, pooled sheets, dice, boards, a rulebook and PNGs."""
+process: every file of a game with card decks, pooled sheets, dice, boards, a rulebook and PNGs. The shared
+build every other test reads (tests/conftest.py built_game) is drawn in two processes; this one in one."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core.pool import can_fork
-from tests.conftest import EVERYTHING, copy_project, run_cli
+from tests.conftest import EVERYTHING, SHARED_JOBS, built_game, copy_project, run_cli
 
 pytestmark = pytest.mark.slow
 
@@ -20,13 +21,13 @@ def _files(output: Path) -> dict[str, str]:
 
 
 @pytest.mark.skipif(not can_fork(), reason="one process only where the system cannot fork")
-def test_two_workers_write_the_bytes_one_writes(tmp_path):
-    built = {}
-    for jobs in ("1", "2"):
-        root = copy_project(tmp_path / f"jobs-{jobs}")
-        result = run_cli("build", "nba", *EVERYTHING, "--jobs", jobs, root=root)
-        assert result.returncode == 0, result.stderr
-        built[jobs] = _files(root / "output")
-    assert len(built["1"]) > 300                    # PDFs of both papers and formats, PNGs, report, guide
-    assert any(name.endswith(".png") for name in built["1"])
-    assert built["2"] == built["1"]
+def test_two_workers_write_the_bytes_one_writes(tmp_path_factory, tmp_path):
+    assert int(SHARED_JOBS) > 1
+    shared = _files(built_game(tmp_path_factory, "nba"))
+    root = copy_project(tmp_path / "one")
+    result = run_cli("build", "nba", *EVERYTHING, "--jobs", "1", root=root)
+    assert result.returncode == 0, result.stderr
+    alone = _files(root / "output" / "nba")
+    assert len(alone) > 300                         # PDFs of both papers and formats, PNGs, report, guide
+    assert any(name.endswith(".png") for name in alone)
+    assert alone == shared
