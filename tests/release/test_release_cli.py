@@ -23,7 +23,7 @@ from pipeline.release.bundle import zip_time
 from tests.conftest import copy_project, run_cli, set_cell
 from tests.release.test_release import COMMIT_EPOCH, git, repository
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
@@ -49,12 +49,18 @@ JOBS = {"one": ("--jobs", "1", "--workers", "1"), "two": ("--jobs", "2", "--work
 
 @pytest.fixture(scope="module")
 def two_clones(origin, tmp_path_factory):
-    runs = []
+    """Both releases at once, each in its own clone (as two CI runners would)."""
+    started = []
     for name in ("one", "two"):
         root = clone(origin, tmp_path_factory.mktemp(name) / "clone")
-        result = run_cli("release", "buildit", "allstar", *JOBS[name], root=root)
-        assert result.returncode == 0, result.stderr
-        runs.append((root, result))
+        started.append((root, subprocess.Popen(
+            [sys.executable, "-m", "pipeline", "release", "buildit", "allstar", *JOBS[name]], text=True,
+            env={**os.environ, "PNP_ROOT": str(root)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)))
+    runs = []
+    for root, process in started:
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err
+        runs.append((root, subprocess.CompletedProcess(process.args, process.returncode, out, err)))
     return runs
 
 
