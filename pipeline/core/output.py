@@ -157,11 +157,11 @@ def scratch_folder(output: Path) -> Iterator[Path]:
     """A folder of our own under output/.pnp-tmp/, removed (with the area, once empty) when done."""
     area = output / TEMP_AREA
     for attempt in range(10):
-        area.mkdir(parents=True, exist_ok=True)
         try:
+            area.mkdir(parents=True, exist_ok=True)
             folder = Path(tempfile.mkdtemp(dir=area, prefix=f"{os.getpid()}-"))
             break
-        except FileNotFoundError:           # another build process removed the empty area just then
+        except (FileExistsError, FileNotFoundError):    # another build process removed the empty area just then
             if attempt == 9:
                 raise
     try:
