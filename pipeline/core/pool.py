@@ -3,8 +3,8 @@ this process holds (prepared games, laid-out faces, registered fonts), so a task
 result. Results come back in task order whatever the number of workers, so what is made of them does not
 depend on it.
 
-Where the system cannot fork (Windows), or with one worker or one task, the tasks run here, in order: the
-same code path, the same results. A worker ignores Ctrl-C (the terminal sends it to the whole group) and dies
+Where the system cannot fork (Windows) or will not start another process, or with one worker or one task,
+the tasks run here, in order: the same code path, the same results. A worker ignores Ctrl-C (the terminal sends it to the whole group) and dies
 with this process (Linux: PR_SET_PDEATHSIG); when this process is interrupted or a task fails, the workers are
 terminated before the exception goes on, so none keeps writing after the build has stopped. What a
 terminated worker leaves (a temporary) is the caller's to sweep.
@@ -48,14 +48,21 @@ def run_all(tasks: Sequence[Callable[[], Any]], workers: int, done: Callable[[in
     ends. The first exception of a task is raised here, once every worker is stopped."""
     order = list(order) if order is not None else list(range(len(tasks)))
     workers = min(workers, len(tasks))
-    if workers <= 1 or not can_fork():
-        results: dict[int, Any] = {}
-        for index in order:
-            results[index] = tasks[index]()
-            if done:
-                done(index)
-        return [results[i] for i in range(len(tasks))]
-    return _forked(tasks, workers, done, order)
+    if workers > 1 and can_fork():
+        try:
+            return _forked(tasks, workers, done, order)
+        except _NoWorkers:
+            pass                        # no process to be had (a limit on processes): here, one by one
+    results: dict[int, Any] = {}
+    for index in order:
+        results[index] = tasks[index]()
+        if done:
+            done(index)
+    return [results[i] for i in range(len(tasks))]
+
+
+class _NoWorkers(Exception):
+    pass
 
 
 def _forked(tasks, workers: int, done, order: list[int]) -> list[Any]:
@@ -63,7 +70,11 @@ def _forked(tasks, workers: int, done, order: list[int]) -> list[Any]:
 
     global _TASKS, _PARENT
     _TASKS, _PARENT = tasks, os.getpid()
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_started)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_started)
+    except OSError as exc:
+        _TASKS, _PARENT = (), None
+        raise _NoWorkers() from exc
     results: dict[int, Any] = {}
     try:
         for index, ok, value in pool.imap_unordered(_run, order, chunksize=1):

@@ -60,3 +60,16 @@ def test_an_exception_that_cannot_cross_processes_says_what_it_was():
 
 def test_cores_is_at_least_one():
     assert pool.cores() >= 1
+
+
+def test_no_process_to_be_had_runs_the_tasks_here(monkeypatch):
+    import multiprocessing
+
+    class Refusing:
+        def Pool(self, *args, **kwargs):
+            raise BlockingIOError(11, "Resource temporarily unavailable")   # fork() at a process limit
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: Refusing())
+    monkeypatch.setattr(pool, "can_fork", lambda: True)
+    assert [value for value, pid in pool.run_all([lambda n=n: _square(n) for n in range(4)], 2)] == [0, 1, 4, 9]
+    assert {pid for _, pid in pool.run_all([lambda: _square(2)] * 3, 2)} == {os.getpid()}
