@@ -152,17 +152,20 @@ def _sweep(folder: Path, keep: set[str], holders: set[str], skip: set[str], refu
     return removed
 
 
+SCRATCH_ATTEMPTS = 1000    # each a few microseconds: processes leaving the area empty at that rate never stop us
+
+
 @contextlib.contextmanager
 def scratch_folder(output: Path) -> Iterator[Path]:
     """A folder of our own under output/.pnp-tmp/, removed (with the area, once empty) when done."""
     area = output / TEMP_AREA
-    for attempt in range(10):
+    for attempt in range(SCRATCH_ATTEMPTS):
         try:
             area.mkdir(parents=True, exist_ok=True)
             folder = Path(tempfile.mkdtemp(dir=area, prefix=f"{os.getpid()}-"))
             break
         except (FileExistsError, FileNotFoundError):    # another build process removed the empty area just then
-            if attempt == 9:
+            if attempt == SCRATCH_ATTEMPTS - 1:
                 raise
     try:
         yield folder
