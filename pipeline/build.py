@@ -213,7 +213,8 @@ def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Pr
     steps = [step for item in prepared for step in steps_of(item.game, item.laid, len(item.decks), config,
                                                              item.cache, item.edition)]
     drawn = [i for i, step in enumerate(steps) if step.found is None and any(one.chosen for one in step.made_of)]
-    results = {i: run_step(step, config) for i, step in enumerate(steps) if i not in set(drawn)}
+    kept = set(range(len(steps))).difference(drawn)
+    results = {i: run_step(steps[i], config) for i in sorted(kept)}
     progress.start(f"{', '.join(item.game.id for item in prepared)}: drawing", len(drawn))
     try:
         order = sorted(range(len(drawn)), key=lambda n: -steps[drawn[n]].weight)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from pipeline.cache import BuildCache
+from pipeline.cache import BuildCache, with_problems
 from pipeline.core.errors import PipelineError, Report, SourceRef
 from pipeline.core.paths import resolve_inside
 from pipeline.core.progress import Progress
@@ -41,28 +41,10 @@ def validate_game(game: GameModule, root: Path, report: Report, progress: Progre
     progress.start(f"{game.id}: {PLAY_STAGE_GAMES} bot games", 1)
     errors_before = len(report.errors)
     key = cache.key("play", game.id, records, PLAY_STAGE_GAMES, PLAY_STAGE_SEED) if cache else None
-    result = _cached(cache, key, report, lambda own: check_play(game.simulation, records, own,
+    result = with_problems(cache, key, report, lambda own: check_play(game.simulation, records, own,
                                                                 games=PLAY_STAGE_GAMES, seed=PLAY_STAGE_SEED))
     progress.advance()
     return (None if len(report.errors) > errors_before else records), result
-
-
-def _cached(cache: BuildCache | None, key: str | None, report: Report, compute):
-    """compute(own report)'s value and problems, from the cache when its key is there; the problems go to
-    `report` either way, as computed."""
-    found = cache.get(key) if cache and key else None
-    if found is not None:
-        value, problems = found
-        report.extend(problems)
-        return value
-    own = Report()
-    try:
-        value = compute(own)
-    finally:
-        report.extend(own.problems)
-    if cache and key:
-        cache.put(key, (value, own.problems))
-    return value
 
 
 def read_raw(game: GameModule, root: Path, report: Report, cache: BuildCache | None = None) -> dict[str, RawSheet]:
@@ -73,8 +55,8 @@ def read_raw(game: GameModule, root: Path, report: Report, cache: BuildCache | N
                 name = game.csv_sheet_names.get(path.name, path.stem)
                 raw[name] = read_csv(path, root, name)
             else:
-                raw.update(_cached(cache, _content_key(cache, "workbook", path, root), report,
-                                   lambda own, path=path: read_workbook(path, root, own)))
+                raw.update(with_problems(cache, _content_key(cache, "workbook", path, root), report,
+                                         lambda own, path=path: read_workbook(path, root, own)))
         except PipelineError as exc:
             report.extend(exc.problems)
     return raw

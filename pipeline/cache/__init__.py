@@ -28,8 +28,9 @@ from typing import Iterator
 
 from pipeline.cache.fingerprint import code_fingerprint, tree_digest
 from pipeline.cache.store import Store, key_of
+from pipeline.core.errors import Report
 
-__all__ = ["BuildCache", "BuildStats", "ComponentStats", "code_fingerprint", "key_of"]
+__all__ = ["BuildCache", "BuildStats", "ComponentStats", "code_fingerprint", "key_of", "with_problems"]
 
 CACHE_FOLDER = ".cache"             # under output/; pipeline/core/output.py never sweeps it
 
@@ -167,6 +168,24 @@ class BuildCache:
     def face_key(self, renderer, face) -> str | None:
         return self.key("face", renderer.game_dir, renderer.ink_saver, face.template, face.context, face.ref,
                         face.name, face.label, face.data_dir, self.tree(face.data_dir), face.size_mm)
+
+
+def with_problems(cache: BuildCache | None, key: str | None, report, compute):
+    """compute(own report)'s value, stored with the problems it told; from the cache when its key is there.
+    The problems go to `report` either way, as computed (also when compute raises)."""
+    found = cache.get(key) if cache and key else None
+    if found is not None:
+        value, problems = found
+        report.extend(problems)
+        return value
+    own = Report()
+    try:
+        value = compute(own)
+    finally:
+        report.extend(own.problems)
+    if cache and key:
+        cache.put(key, (value, own.problems))
+    return value
 
 
 def _art(primitives) -> list[str]:

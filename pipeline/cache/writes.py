@@ -16,13 +16,12 @@ from pipeline.core.output import capturing, record, sha256_file
 
 
 def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], list[dict]], root: Path,
-               stats: ComponentStats, new: bool = True, found=...) -> list[dict] | None:
+               stats: ComponentStats, found: tuple | None, new: bool = True) -> list[dict] | None:
     """The step's report entries. Found and its files intact: nothing is written, the files are recorded as
     this build's. Otherwise drawn by `write()` and stored — unless `new` is False (a component left out by
-    --only), then nothing is written and None returned. `found`: what `current` said, when already asked."""
+    --only), then nothing is written and None returned. `found`: what `current` says of the step's key."""
     start = time.perf_counter()
     try:
-        found = current(cache, key, root) if found is ... else found
         if found is not None:
             entries, files = found
             for rel, digest in files:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
-from pipeline.cache import BuildCache
+from pipeline.cache import BuildCache, with_problems
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report, SourceRef
 from pipeline.core.progress import Progress
@@ -115,16 +115,8 @@ def plan(game, laid: Laid, config: BuildConfig, report: Report, cache: BuildCach
     Cached with their problems per component, faces and options (the rulebook's check renders every chapter)."""
     key = cache.key("plan", game.id, game.template_dir, laid.digest, _options(config)) \
         if cache and laid.digest else None
-    found = cache.get(key) if key else None
-    if found is not None:
-        laid.plans, problems = found
-        report.extend(problems)
-        return
-    own = Report()
-    laid.plans = kind_of(laid.component).plan(game, laid.component, laid.faces, config, own)
-    report.extend(own.problems)
-    if cache and key:
-        cache.put(key, (laid.plans, own.problems))
+    laid.plans = with_problems(cache, key, report,
+                               lambda own: kind_of(laid.component).plan(game, laid.component, laid.faces, config, own))
 
 
 def _options(config: BuildConfig) -> tuple:
@@ -188,9 +180,8 @@ class Shelf:
 
 
 def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
-                   count: FaceCount, texts: tuple[str, ...] = (), shelf: Shelf | None = None):
+                   count: FaceCount, texts: tuple[str, ...], shelf: Shelf):
     count.faces += 1
-    shelf = shelf if shelf is not None else Shelf()
     key = cache.face_key(renderer, face) if cache else None
     found = shelf.found.get(key) if key else None
     if found is not None and cache.art_unchanged(found[2]):

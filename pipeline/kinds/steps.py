@@ -73,8 +73,7 @@ def run_step(step: Step, config: BuildConfig) -> Done:
     other step's."""
     stats = ComponentStats()
     done = isolated(step.cache, lambda: write_unit(step.cache, step.key, lambda: _write(step, config), config.root,
-                                                   stats, new=any(one.chosen for one in step.made_of),
-                                                   found=step.found))
+                                                   stats, step.found, new=any(one.chosen for one in step.made_of)))
     done.stats = stats
     return done
 
