@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/hostile_yaml.py
 	$(BIN)/python bench/incremental.py
 	$(BIN)/python bench/release.py --jobs-one
+	$(BIN)/python bench/exports.py
 	$(BIN)/python bench/engine_speed.py --game buildit --games 1000
 	$(BIN)/python bench/engine_speed.py --game allstar --games 1000 --all
 	$(BIN)/python bench/engine_speed.py --game nba --games 1000 --min-rate 100

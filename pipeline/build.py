@@ -35,6 +35,7 @@ from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck, Component, GameModule, Records
 from pipeline.games import load_game
 from pipeline.guide.ids import write_ids
+from pipeline.kinds import exports
 from pipeline.kinds.steps import Done, isolated, run_step, steps_of
 from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.render.faces.edition_mark import Edition
@@ -172,6 +173,8 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     report = Report()
     variants = (False, True) if config.ink_saver else (False,)
     prepared = prepare(config, report, progress, variants, stats, cached=True)
+    for item in prepared:
+        report.extend(exports.refusals(item.game.id, item.laid, item.edition, config))   # before anything is written
     if report.failed(config.strict) or len(prepared) != len(config.games):
         return report, []
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
@@ -181,6 +184,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
     done = _write_steps(prepared, config, progress, stats)
+    exports.tell(done, report)
     for item in prepared:
         done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config)))
     done = _add_reports(prepared, done, config, report, calibration)

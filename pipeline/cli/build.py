@@ -89,7 +89,8 @@ def _show_gates(verdicts) -> None:
 
 def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (default: all)."),
           paper: str = typer.Option("all", help="a4, letter or all."),
-          format: str = typer.Option("pnp", "--format", help="pnp, print, png or all."),
+          format: str = typer.Option("pnp", "--format", help="pnp, print, png, tts, pcio, tgc, mpc, dtc, "
+                                     "several comma-separated (pnp,tts), or all."),
           backs: str = typer.Option("duplex", help="duplex, foldover or none."),
           back_offset: str = typer.Option("0,0", help="Shift of the back pages X,Y in mm for your printer."),
           ink_saver: bool = typer.Option(False, help="Also write ink-saver card sheets."),
@@ -101,11 +102,16 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
           version: Optional[str] = typer.Option(None, "--version", help="The version the edition marks print "
                                                 "(default: the game's record, else `git describe --tags`)."),
           jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Processes that draw "
-                                             "the files (default: every core); the files are the same bytes.")
+                                             "the files (default: every core); the files are the same bytes."),
+          base_url: Optional[str] = typer.Option(None, "--base-url", help="tts: the address where the images "
+                                                 "will be hosted (default: file:/// paths of output/<game>/tts/)."),
+          install: bool = typer.Option(False, "--install", help="tts: copy each Saved Object and its thumbnail "
+                                       "into Tabletop Simulator's Saved Objects folder.")
           ) -> None:
     """Validate, then write the PDFs under output/<game>/ (nothing is written if validation fails).
     Unchanged faces and files come from output/.cache (safe to delete)."""
     from pipeline import build as pipeline_build
+    from pipeline.kinds import exports
 
     if backs not in BACKS:
         ui.usage(f"--backs must be one of {', '.join(BACKS)}, not {backs!r}")
@@ -114,7 +120,9 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
                          formats=ui.choices(format, FORMATS, "--format"), backs=backs,
                          back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict,
                          only=tuple(part.strip() for part in (only or "").split(",") if part.strip()),
-                         mark=mark, version=version, jobs=jobs or cores())
+                         mark=mark, version=version, jobs=jobs or cores(), base_url=_base_url(base_url))
+    if (install or base_url) and "tts" not in config.formats:
+        ui.usage("--install and --base-url are for the Tabletop Simulator export: add --format tts (or all)")
     with ui.progress() as progress:
         try:
             report, built = pipeline_build.build(config, progress)
@@ -127,11 +135,25 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
     else:
         for game_id in built:
             print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
+        for note in report.notes:
+            if note.startswith(exports.NOTE):
+                print(note.removeprefix(exports.NOTE))
+        if install:
+            for game_id in built:
+                print(f"installed {game_id} → {exports.install_tts(config, game_id)}")
         sheets = [str(path.relative_to(root)) for path in pipeline_build.calibration_paths(config)]
         if built and sheets:
             print(f"duplex calibration → {', '.join(sheets)}: print one double-sided once per printer, "
                   "it gives the --back-offset X,Y to pass")
     raise typer.Exit(code)
+
+
+def _base_url(text: str | None) -> str | None:
+    if text is None:
+        return None
+    if not text.startswith(("https://", "http://", "file:///")):
+        ui.usage(f"--base-url must start with https://, http:// or file:///, not {text!r}")
+    return text
 
 
 def _offset(text: str) -> tuple[float, float]:

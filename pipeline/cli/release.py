@@ -26,9 +26,13 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
             workers: Optional[int] = typer.Option(None, min=1, max=256, help="Processes that play the balance "
                                                   "games side by side (default: every core)."),
             jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Processes that draw "
-                                               "each game's files (default: every core); the same bytes.")) -> None:
+                                               "each game's files (default: every core); the same bytes."),
+            base_url: Optional[str] = typer.Option(None, "--base-url", help="Where the Tabletop Simulator "
+                                                   "images will be hosted (<url>/<game>/); default: an address "
+                                                   "LISEZMOI.txt says how to replace.")) -> None:
     """Validate strictly, play the balance gates, build everything and write dist/<game>-<version>/: the
-    bundles (home A4 and Letter, print shop, PNG), CHANGES.md, the reprint sheets and SHA256SUMS."""
+    bundles (home A4 and Letter, print shop, PNG, Tabletop Simulator, The Game Crafter, MakePlayingCards,
+    DriveThruCards), the playingcards.io room, CHANGES.md, the reprint sheets and SHA256SUMS."""
     from pipeline.core.errors import Report
     from pipeline.games import available
     from pipeline.play.gates import BALANCE_GAMES
@@ -42,9 +46,11 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
             ui.usage(f"unknown game {name!r} (known: {', '.join(known)})")
     if version is not None and version_problem(version.strip()):
         ui.usage(f"--version: {version_problem(version.strip())}")
+    if base_url is not None and not base_url.startswith(("https://", "http://", "file:///")):
+        ui.usage(f"--base-url must start with https://, http:// or file:///, not {base_url!r}")
     pool = ui.executor_of("local", workers or cores())
     request = ReleaseRequest(root, tuple(dict.fromkeys(games or ())), version, mark,
-                             balance_games or BALANCE_GAMES, pool, jobs or cores())
+                             balance_games or BALANCE_GAMES, pool, jobs or cores(), base_url)
     report, start = Report(), time.perf_counter()
     with ui.closing(pool), ui.progress() as progress:
         try:

@@ -85,12 +85,15 @@ def games(names: Optional[list[str]]) -> tuple[str, ...]:
 
 
 def choices(value: str, allowed: tuple[str, ...], option: str) -> tuple[str, ...]:
-    """One of `allowed`, or all of them for "all"; anything else is a usage error."""
+    """One of `allowed`, several comma-separated (in `allowed`'s order), or all of them for "all"; anything else
+    is a usage error."""
     if value == "all":
         return allowed
-    if value not in allowed:
-        usage(f"{option} must be one of {', '.join(allowed)} or all, not {value!r}")
-    return (value,)
+    asked = [part.strip() for part in value.split(",") if part.strip()]
+    wrong = [part for part in asked if part not in allowed]
+    if wrong or not asked:
+        usage(f"{option} must be one of {', '.join(allowed)} (several comma-separated) or all, not {value!r}")
+    return tuple(choice for choice in allowed if choice in asked)
 
 
 def print_problems(report: Report) -> None:

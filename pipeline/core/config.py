@@ -26,6 +26,7 @@ class BuildConfig:
     mark: bool = True                   # the edition mark on every face and page (--no-mark: final art files)
     version: str | None = None          # --version: the edition the marks print (None: pipeline/core/edition.py)
     jobs: int = 1                       # --jobs: processes that draw the files (pipeline/core/pool.py)
+    base_url: str | None = None         # --base-url: where a Tabletop Simulator export's images are hosted
 
     @property
     def output(self) -> Path:

@@ -29,6 +29,14 @@ class Format(StrEnum):
     PNP = "pnp"                # home printing: A4 / Letter sheets
     PRINT = "print"            # print services: one face per page, with bleed and page boxes
     PNG = "png"                # one image per face
+    TTS = "tts"                # Tabletop Simulator: face sheets and a Saved Object (pipeline/exports/tts/)
+    PCIO = "pcio"              # playingcards.io: an importable room archive (pipeline/exports/pcio.py)
+    TGC = "tgc"                # The Game Crafter: one PNG per face at its exact size (pipeline/exports/presets.py)
+    MPC = "mpc"                # MakePlayingCards: likewise, at its own size
+    DTC = "dtc"                # DriveThruCards: one card a page, 1/8 in bleed, PDF/X-1a with Ghostscript
+
+
+PAPER_FORMATS = ("pnp", "print", "png")     # what the component kinds write; the rest are exports (kinds/exports.py)
 
 
 OVERLAP_RANGE_MM = (4.0, 40.0)     # a tiled board's glue strip: below, no room to glue; above, paper wasted

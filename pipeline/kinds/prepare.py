@@ -13,6 +13,7 @@ from typing import Any
 from pipeline.cache import BuildCache, with_problems
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report, SourceRef
+from pipeline.core.printing import PAPER_FORMATS
 from pipeline.core.progress import Progress
 from pipeline.core.units import PRINT_BLEED_MM
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec
@@ -120,7 +121,13 @@ def plan(game, laid: Laid, config: BuildConfig, report: Report, cache: BuildCach
 
 
 def _options(config: BuildConfig) -> tuple:
-    return (config.papers, config.formats, config.backs, config.back_offset_mm, config.ink_saver, config.strict)
+    """What a plan depends on: the paper formats only (an export asked for or not changes no sheet)."""
+    return (config.papers, paper_formats(config), config.backs, config.back_offset_mm, config.ink_saver,
+            config.strict)
+
+
+def paper_formats(config: BuildConfig) -> tuple[str, ...]:
+    return tuple(f for f in config.formats if f in PAPER_FORMATS)
 
 
 def check_bleed(renderer, component: Component, report: Report, cache: BuildCache | None = None) -> None:

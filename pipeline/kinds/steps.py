@@ -1,5 +1,5 @@
 """A game's files as independent write steps: one per component and ink variant, plus the pooled sheets after
-the first deck's. A step reads only the laid-out faces and plans prepare made, so steps can run in any order,
+the first deck's, plus the game's exports beyond paper (pipeline/kinds/exports.py) after all. A step reads only the laid-out faces and plans prepare made, so steps can run in any order,
 in any process (pipeline/core/pool.py); what one did comes back as a `Done` (its report entries, the files
 it wrote with their sha256, what it put in the cache and its counts), and the build adds them up in step
 order: the same files and the same report whatever the number of workers."""
@@ -7,6 +7,7 @@ order: the same files and the same report whatever the number of workers."""
 from __future__ import annotations
 
 import contextlib
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -16,8 +17,8 @@ from pipeline.core.config import BuildConfig
 from pipeline.core.output import recording
 from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck
-from pipeline.kinds import kind_of, pooled
-from pipeline.kinds.prepare import Laid
+from pipeline.kinds import exports, kind_of, pooled
+from pipeline.kinds.prepare import Laid, paper_formats
 from pipeline.render.faces.edition_mark import Edition
 
 
@@ -52,7 +53,7 @@ def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache
     """The game's steps in the order their entries go in the report; pooled sheets only when all its `decks`
     card decks are laid out."""
     identity = (game.id, game.title, game.credited_author, game.keywords, game.template_dir)
-    options = (config.papers, config.formats, config.backs, config.back_offset_mm)
+    options = (config.papers, paper_formats(config), config.backs, config.back_offset_mm)
     steps = []
     for laid in laid_list:
         found = [Step(game, laid.component.id, laid, [laid], kind_of(laid.component).write, cache, edition)]
@@ -65,6 +66,15 @@ def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache
                                      [one.digest for one in step.made_of])
                 step.found = current(cache, step.key, config.root)
         steps += found
+    paper = [one for one in laid_list if not one.ink]
+    for target in exports.asked(config) if paper else ():       # one step per export, side by side
+        step = Step(game, target, paper[0], paper, functools.partial(exports.write, edition=edition,
+                                                                     targets=(target,)), cache, edition)
+        if cache and all(one.digest for one in paper):
+            step.key = cache.key("write", step.name, identity, exports.key_options(config, game.id, target),
+                                 [one.digest for one in paper])
+            step.found = current(cache, step.key, config.root)
+        steps.append(step)
     return steps
 
 

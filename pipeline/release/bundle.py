@@ -29,6 +29,7 @@ UNIX = 3                                               # ZipInfo.create_system: 
 STORED_SUFFIXES = (".png",)                            # compressed already (PDFs still lose 13 %: deflated)
 DEFLATE_LEVEL = 9
 SUMS = "SHA256SUMS"
+EXPORT_BUNDLES = ("tts", "tgc", "mpc", "dtc")           # one zip each (pipeline/kinds/exports.py)
 
 
 class EpochError(ValueError):
@@ -103,7 +104,8 @@ def bundle_entries(output: Path, game_id: str, stem: str, papers: tuple[str, ...
     the output's layout under one folder `stem` (buildit-v0.1/buildit/pnp-a4/…, buildit-v0.1/calibration/…),
     so the print guide's links work once unzipped: a home zip holds that paper's sheets and rulebook, its print
     guide, ids.md (every card's edition id, which the guide links to) and its calibration sheet.
-    report.{json,md} (developer data) go in none."""
+    report.{json,md} (developer data) go in none. Each export beyond paper is a zip of its own
+    (<stem>-tts.zip, <stem>-tgc.zip…)."""
     game = output / game_id
 
     def files(folder: Path) -> list[tuple[str, Path]]:
@@ -117,4 +119,13 @@ def bundle_entries(output: Path, game_id: str, stem: str, papers: tuple[str, ...
             (f"{stem}/{p.relative_to(output).as_posix()}", p) for p in loose if p.is_file()]
     bundles[f"{stem}-print-shop.zip"] = files(game / "print")
     bundles[f"{stem}-png.zip"] = files(game / "png")
+    for target in EXPORT_BUNDLES:               # Tabletop Simulator (with its LISEZMOI.txt), print-shop presets
+        bundles[f"{stem}-{target}.zip"] = files(game / target)
     return {name: entries for name, entries in bundles.items() if entries}
+
+
+def loose_files(output: Path, game_id: str, stem: str) -> dict[str, Path]:
+    """Files a release carries as they are, beside its zips: the playingcards.io room (a zip already)."""
+    folder = output / game_id / "pcio"
+    found = sorted(folder.glob("*.pcio")) if folder.is_dir() else []
+    return {f"{stem}{path.suffix}" if path.stem == game_id else f"{stem}-{path.name}": path for path in found}

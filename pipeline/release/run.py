@@ -33,7 +33,9 @@ from pipeline.core.progress import Progress
 from pipeline.data.specs import GameModule
 from pipeline.games import available, load_game
 from pipeline.play.gates import BALANCE_GAMES
-from pipeline.release.bundle import bundle_entries, source_date_epoch, write_sha256sums, write_zip
+from pipeline.release.bundle import (FILE_MODE, bundle_entries, loose_files, source_date_epoch, write_sha256sums,
+                                    write_zip)
+from pipeline.release.readme import PLACEHOLDER, tts_readme
 from pipeline.release.changes import ReleaseChanges, compare_with, previous_tag, write_changes
 
 DIST = "dist"
@@ -50,6 +52,8 @@ class ReleaseRequest:
     balance_games: int = BALANCE_GAMES      # per player count the balance gates name
     executor: object | None = None          # where the balance games play (pipeline/play/executors.py)
     jobs: int = 1                           # processes that draw each build's files (pipeline/core/pool.py)
+    base_url: str | None = None             # where the Tabletop Simulator images will be hosted (--base-url);
+                                            # None: readme.PLACEHOLDER, which LISEZMOI.txt says how to replace
 
 
 @dataclass
@@ -194,7 +198,7 @@ def copy_inputs(root: Path, games: list[GameModule], target: Path) -> Path:
 
 def _config(request: ReleaseRequest, item: Released, project: Path, **options) -> BuildConfig:
     return BuildConfig(root=project, games=(item.game.id,), mark=request.mark, version=item.version,
-                       jobs=request.jobs, **options)
+                       jobs=request.jobs, base_url=request.base_url or PLACEHOLDER, **options)
 
 
 def _check(request: ReleaseRequest, item: Released, project: Path, report: Report, progress: Progress,
@@ -228,8 +232,13 @@ def _make(request: ReleaseRequest, item: Released, project: Path, work: Path, pr
         return
     staged = work / "staged" / item.folder.name
     staged.mkdir(parents=True)
+    _tts_readme(request, item, config)
     for name, entries in bundle_entries(config.output, item.game.id, item.folder.name, PAPERS).items():
         write_zip(staged / name, entries, epoch)
+        item.files.append(staged / name)
+    for name, path in loose_files(config.output, item.game.id, item.folder.name).items():
+        shutil.copyfile(path, staged / name)
+        os.chmod(staged / name, FILE_MODE)
         item.files.append(staged / name)
     game, seen = load_game(item.game.id, project), Report()
     (work / "old" / game.id).mkdir(parents=True)
@@ -241,6 +250,18 @@ def _make(request: ReleaseRequest, item: Released, project: Path, work: Path, pr
     item.folder = staged
     item.seconds += time.perf_counter() - start
     tell(f"{item.game.id}: built and bundled ({time.perf_counter() - start:.1f} s)")
+
+
+def _tts_readme(request: ReleaseRequest, item: Released, config: BuildConfig) -> None:
+    """LISEZMOI.txt beside the game's Saved Object, for its zip (pipeline/release/readme.py)."""
+    from pipeline.kinds.exports import tts_base_url
+
+    folder = config.output / item.game.id / "tts"
+    saved = sorted(folder.glob("*.json"))
+    if saved:
+        text = tts_readme(item.game.title, item.version, saved[0].stem, tts_base_url(config, item.game.id),
+                          hosted=request.base_url is not None)
+        (folder / "LISEZMOI.txt").write_text(text, encoding="utf-8")
 
 
 def publish(staged: Path, dist: Path, aside: Path) -> Path:

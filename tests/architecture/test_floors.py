@@ -17,7 +17,7 @@ FLOORS = (
     ("data",),
     ("render",),                                # render/ itself: fonts, glyphs, pdf, markup, colours
     ("render.faces", "render.charts"),
-    ("render.sheets", "render.rulebook", "cache"),
+    ("render.sheets", "render.rulebook", "cache", "exports"),
     ("kinds", "play"),
     ("games", "guide"),
     ("validate",),

@@ -16,8 +16,20 @@ pytestmark = pytest.mark.slow
 
 
 def _files(output: Path) -> dict[str, str]:
-    return {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(output.rglob("*")) if path.is_file() and ".cache" not in path.parts}
+    """Every file's sha256, except that the Tabletop Simulator Saved Object's image addresses are the project's
+    own folder (file:///…/output/nba/tts/): it is hashed with that folder as "TTS/", and report.json with the
+    Saved Object's hash so read."""
+    digests = {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest()
+               for path in sorted(output.rglob("*")) if path.is_file() and ".cache" not in path.parts}
+    report = (output / "report.json").read_text(encoding="utf-8")
+    for saved in (output / "tts").glob("*.json"):
+        text = saved.read_text(encoding="utf-8").replace((output / "tts").resolve().as_uri() + "/", "TTS/")
+        name = str(saved.relative_to(output))
+        normal = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        report = report.replace(digests[name], normal)
+        digests[name] = normal
+    digests["report.json"] = hashlib.sha256(report.encode("utf-8")).hexdigest()
+    return digests
 
 
 @pytest.mark.skipif(not can_fork(), reason="one process only where the system cannot fork")

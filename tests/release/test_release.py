@@ -21,7 +21,8 @@ from pipeline import PROJECT_ROOT
 from pipeline.core.errors import Report
 from pipeline.diff.changes import Changes
 from pipeline.release.bundle import (EpochError, SUMS, ZIP_EPOCH, bundle_entries, source_date_epoch, write_sha256sums,
-                                     write_zip, zip_time)
+                                     loose_files, write_zip, zip_time)
+from pipeline.release.readme import PLACEHOLDER
 from pipeline.release.changes import ReleaseChanges, changes_markdown, previous_tag
 from pipeline.release.run import ReleaseRequest, default_games, publish, refused, release, version_problem
 from tests.conftest import copy_project, set_cell
@@ -113,7 +114,8 @@ def test_each_bundle_holds_its_audiences_files_under_the_outputs_layout(tmp_path
     out = tmp_path / "output"
     for name in ("g/guide-a4.md", "g/guide-letter.md", "g/ids.md", "g/pnp-a4/rulebook.pdf",
                  "g/pnp-a4/cards-ink-saver.pdf", "g/pnp-letter/rulebook.pdf", "g/print/cards.pdf",
-                 "g/png/cards/c1.png", "g/report.json", "g/report.md", "calibration/pnp-a4.pdf",
+                 "g/png/cards/c1.png", "g/tts/G.json", "g/tts/LISEZMOI.txt", "g/tgc/cards-PokerDeck/back.png",
+                 "g/pcio/g.pcio", "g/report.json", "g/report.md", "calibration/pnp-a4.pdf",
                  "calibration/pnp-letter.pdf", "other/pnp-a4/x.pdf"):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(name)
@@ -125,7 +127,10 @@ def test_each_bundle_holds_its_audiences_files_under_the_outputs_layout(tmp_path
         "g-v1-home-letter.zip": ["g-v1/g/pnp-letter/rulebook.pdf", "g-v1/g/guide-letter.md", "g-v1/g/ids.md",
                                  "g-v1/calibration/pnp-letter.pdf"],
         "g-v1-print-shop.zip": ["g-v1/g/print/cards.pdf"],
-        "g-v1-png.zip": ["g-v1/g/png/cards/c1.png"]}
+        "g-v1-png.zip": ["g-v1/g/png/cards/c1.png"],
+        "g-v1-tts.zip": ["g-v1/g/tts/G.json", "g-v1/g/tts/LISEZMOI.txt"],
+        "g-v1-tgc.zip": ["g-v1/g/tgc/cards-PokerDeck/back.png"]}
+    assert loose_files(out, "g", "g-v1") == {"g-v1.pcio": out / "g" / "pcio" / "g.pcio"}
 
 
 # --- versions, tags, games, publishing ------------------------------------------------------------------------
@@ -212,7 +217,9 @@ def test_the_release_folder_holds_the_bundles_changes_reprints_and_sums(two_tags
     assert sorted(p.name for p in (root / "dist").iterdir()) == ["buildit-v0.2"]      # no scratch left
     assert sorted(p.name for p in folder.iterdir()) == sorted([
         "CHANGES.md", "SHA256SUMS", "buildit-v0.2-home-a4.zip", "buildit-v0.2-home-letter.zip",
-        "buildit-v0.2-png.zip", "buildit-v0.2-print-shop.zip", "reprint-a4.pdf", "reprint-letter.pdf"])
+        "buildit-v0.2-png.zip", "buildit-v0.2-print-shop.zip", "reprint-a4.pdf", "reprint-letter.pdf",
+        "buildit-v0.2-tts.zip", "buildit-v0.2.pcio", "buildit-v0.2-tgc.zip", "buildit-v0.2-mpc.zip",
+        "buildit-v0.2-dtc.zip"])
     assert not (root / "output").exists()
     sums = dict(reversed(line.split("  ")) for line in (folder / SUMS).read_text().splitlines())
     assert sorted(sums) == sorted(p.name for p in folder.iterdir() if p.name != SUMS)
@@ -223,6 +230,14 @@ def test_the_release_folder_holds_the_bundles_changes_reprints_and_sums(two_tags
             "buildit-v0.2/buildit/pnp-a4/rulebook.pdf", "buildit-v0.2/buildit/pnp-a4/cartes-63.5x88.9.pdf",
             "buildit-v0.2/buildit/pnp-a4/normal-ink-saver.pdf", "buildit-v0.2/calibration/pnp-a4.pdf"} <= set(names)
     assert not [n for n in names if "letter" in n or "report" in n]
+    with zipfile.ZipFile(folder / "buildit-v0.2-tts.zip") as bundle:
+        tts = {name.removeprefix("buildit-v0.2/buildit/tts/"): bundle.read(name) for name in bundle.namelist()}
+    readme, saved = tts["LISEZMOI.txt"].decode("utf-8"), tts["Build-It.json"].decode("utf-8")
+    assert "Build It v0.2 — Tabletop Simulator" in readme and "Saved Objects" in readme
+    assert PLACEHOLDER + "buildit/" in readme and "file://" not in saved        # nothing of the builder's disk
+    urls = set(re.findall(r'"(?:FaceURL|BackURL|ImageURL|ImageSecondaryURL)": "([^"]+)"', saved)) - {""}
+    assert urls and all(url.startswith(PLACEHOLDER + "buildit/") and url.removeprefix(PLACEHOLDER + "buildit/")
+                        in tts for url in urls)
 
 
 @pytest.mark.slow

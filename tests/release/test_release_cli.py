@@ -67,9 +67,10 @@ def two_clones(origin, tmp_path_factory):
 def test_two_fresh_clones_release_the_same_bytes(two_clones):
     (one, _), (two, _) = two_clones
     made = files_of(one / "dist")
-    assert sorted(made) == [f"{game}-v0.1/{name}" for game in ("allstar", "buildit") for name in (
+    assert sorted(made) == sorted(f"{game}-v0.1/{name}" for game in ("allstar", "buildit") for name in (
         "CHANGES.md", "SHA256SUMS", f"{game}-v0.1-home-a4.zip", f"{game}-v0.1-home-letter.zip",
-        f"{game}-v0.1-png.zip", f"{game}-v0.1-print-shop.zip")]
+        f"{game}-v0.1-png.zip", f"{game}-v0.1-print-shop.zip", f"{game}-v0.1-tts.zip", f"{game}-v0.1.pcio",
+        f"{game}-v0.1-tgc.zip", f"{game}-v0.1-mpc.zip", f"{game}-v0.1-dtc.zip"))
     assert made == files_of(two / "dist")
     assert "Première édition" in made["buildit-v0.1/CHANGES.md"].decode()
     for root in (one, two):
@@ -96,7 +97,7 @@ def test_sha256sum_checks_the_release(two_clones):
     checked = subprocess.run(["sha256sum", "-c", "SHA256SUMS"], cwd=one / "dist" / "buildit-v0.1",
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout
-    assert checked.stdout.count(": OK") == 5
+    assert checked.stdout.count(": OK") == 10       # 8 zips, the playingcards.io room, CHANGES.md
 
 
 def test_it_prints_what_was_written_and_the_time(two_clones):
@@ -104,10 +105,11 @@ def test_it_prints_what_was_written_and_the_time(two_clones):
     lines = first.stdout.splitlines()
     assert lines[0].startswith("released buildit v0.1 → dist/buildit-v0.1/ in ")
     assert lines[0].endswith(" s; first release (no earlier tag)")
-    assert [line.split()[1] for line in lines[1:7]] == ["buildit-v0.1-home-a4.zip", "buildit-v0.1-home-letter.zip",
-                                                        "buildit-v0.1-print-shop.zip", "buildit-v0.1-png.zip",
-                                                        "CHANGES.md", "SHA256SUMS"]
-    assert lines[7].startswith("released allstar v0.1 → dist/allstar-v0.1/ in ")
+    assert [line.split()[1] for line in lines[1:12]] == [
+        "buildit-v0.1-home-a4.zip", "buildit-v0.1-home-letter.zip", "buildit-v0.1-print-shop.zip",
+        "buildit-v0.1-png.zip", "buildit-v0.1-tts.zip", "buildit-v0.1-tgc.zip", "buildit-v0.1-mpc.zip",
+        "buildit-v0.1-dtc.zip", "buildit-v0.1.pcio", "CHANGES.md", "SHA256SUMS"]
+    assert lines[12].startswith("released allstar v0.1 → dist/allstar-v0.1/ in ")
     assert lines[-1].startswith("released 2 games in ")
 
 

@@ -71,7 +71,7 @@ def test_every_pdf_carries_title_author_subject_and_keywords(built):
                 paper = {"pnp-a4": "A4", "pnp-letter": "Letter"}[folder]
                 assert f", {paper}, impression maison" in info["Subject"], where
             else:
-                assert folder == "print" and "imprimeur" in info["Subject"], where
+                assert folder in ("print", "dtc") and "imprimeur" in info["Subject"], where
             assert ("économie d'encre" in info["Subject"]) == path.stem.endswith("-ink-saver"), where
             keywords = [word.strip() for word in info["Keywords"].split(",")]
             assert game.title in keywords and set(game.keywords) <= set(keywords), where

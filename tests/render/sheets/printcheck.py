@@ -75,13 +75,32 @@ def check_every_pdf(game_output: Path) -> set[tuple[str, str]]:
     """pdfcheck on every PDF of a game's report; returns the (kind, format) pairs seen. Fails on an error."""
     data = json.loads((game_output / "report.json").read_text())
     sizes = {c["id"]: c["size_mm"] for c in data["components"] if c["size_mm"]}
-    pdfs = [entry for entry in data["outputs"] if entry["format"] != "png"]
-    prepare([(game_output.parent.parent / entry["path"], tuple(pdfcheck_args(entry, sizes))) for entry in pdfs])
-    for entry in pdfs:
-        checked = pdfcheck(game_output.parent.parent / entry["path"], *pdfcheck_args(entry, sizes))
+    pdfs = [entry for entry in data["outputs"] if entry["format"] in ("pnp", "print")]
+    checks = [(entry["path"], tuple(pdfcheck_args(entry, sizes))) for entry in pdfs] + _shop_pdfs(data, sizes)
+    prepare([(game_output.parent.parent / path, args) for path, args in checks])
+    for path, args in checks:
+        checked = pdfcheck(game_output.parent.parent / path, *args)
         errors = [f for f in checked["report"]["findings"] if f["severity"] == "error"]
-        assert checked["exit"] == 0 and not errors, (entry["path"], errors)
-    return {(entry["kind"], entry["format"]) for entry in pdfs}
+        assert checked["exit"] == 0 and not errors, (path, errors)
+    return {(entry["kind"], entry["format"]) for entry in pdfs} | {("cards", "dtc") for _ in _shop_pdfs(data, sizes)}
+
+
+DTC_BLEED_MM = 3.175                    # 1/8 in: DriveThruCards' page is the trim and this bleed (exports/shops.py)
+
+
+def _shop_pdfs(data: dict, sizes: dict) -> list[tuple[str, tuple[str, ...]]]:
+    """The DriveThruCards export's PDFs (one card a page with the shop's own bleed) and what pdfcheck should
+    expect of them: the RGB file of each deck (a PDF/X-1a file, written only with Ghostscript, is checked by
+    tests/exports/test_dtc.py)."""
+    found = []
+    for entry in data["outputs"]:
+        if entry["format"] != "dtc":
+            continue
+        for component, facts in entry["info"]["files"].items():
+            size = "x".join(f"{v:g}" for v in sizes[facts["component"]])
+            found.append((f"{entry['path']}/{component}.pdf",
+                          ("--duplex", "off", "--expect-card", size, "--bleed", f"{DTC_BLEED_MM:g}")))
+    return found
 
 
 def pdf_fonts(resources, seen: set | None = None) -> list:
