@@ -2,7 +2,8 @@
 
 Positions come from a SheetPlan (millimetres); drawing is in points. Header and footer are drawn in a
 band's own coordinates (u along the band, v across it), so a band turned into a side margin needs no
-second layout.
+second layout. A windowed band (crossed by crop marks) carries them as one line the marks interrupt,
+laid out by pipeline/render/sheets/bandflow.py.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pipeline.render.faces.edition_mark import SIZE as MARK_SIZE, draw_page_mark
 from pipeline.render.fonts import FontSet
 from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.pdf import page_mark
+from pipeline.render.sheets.bandflow import Piece, flow
 from pipeline.render.sheets.plan import Band, FOOTER_SPACING, LINE, SheetPlan
 
 TEXT_SIZE = 7.0
@@ -85,6 +87,9 @@ def draw_header(canvas, fonts: FontSet, band: Band, text: str) -> None:
     when the build gives one, ends the band; the centred title keeps clear of it on both sides."""
     font = fonts.name("body")
     mark = page_mark()
+    if band.stops:
+        _flow_header(canvas, fonts, band, text, mark)
+        return
     with _band_space(canvas, band) as (length, thickness):
         bottom = thickness - LINE * MM
         clear = string_width(mark, font, MARK_SIZE, fonts.fallbacks) + MARK_GAP_MM * MM if mark else 0.0
@@ -98,6 +103,9 @@ def draw_header(canvas, fonts: FontSet, band: Band, text: str) -> None:
 def draw_footer(canvas, fonts: FontSet, band: Band, lines: int, notes: tuple[str, ...]) -> None:
     """The calibration bar and its label, then the notes: side by side on one line, or one per line."""
     font = fonts.name("body")
+    if band.stops:
+        _flow_footer(canvas, fonts, band, notes)
+        return
     widths = [w * MM for w in footer_items(fonts, "")] + [stringWidth(n, font, TEXT_SIZE) for n in notes]
     items = [None, *notes]  # None stands for the calibration bar
     with _band_space(canvas, band) as (length, thickness):
@@ -122,6 +130,70 @@ def _footer_item(canvas, fonts: FontSet, item: str | None, u: float, line_bottom
         return
     _calibration_bar(canvas, u, line_bottom + LINE * MM / 2)
     canvas.drawString(u + (BAR_MM + BAR_LABEL_GAP_MM) * MM, baseline, CALIBRATION_LABEL)
+
+
+HEADER_JOINERS = (" · ", ", ")      # where a windowed band's header may break, the stronger first
+
+
+def _header_pieces(fonts: FontSet, text: str, room: float) -> list[tuple[str, str]]:
+    """(joiner, words): the header cut at each " · ", and a part longer than `room` (mm) at its commas;
+    a part still too long is fitted (smaller, then cut with an ellipsis)."""
+    font, fallbacks = fonts.name("body"), fonts.fallbacks
+    pieces: list[tuple[str, str]] = []
+    for part in text.split(HEADER_JOINERS[0]):
+        joiner = HEADER_JOINERS[0]
+        words = [part]
+        if string_width(part, font, TEXT_SIZE, fallbacks) > room * MM:
+            cut = part.split(HEADER_JOINERS[1])
+            words = [w + "," for w in cut[:-1]] + cut[-1:]
+        for index, word in enumerate(words):
+            pieces.append((joiner if index == 0 else " ", _fit_text(word, font, room * MM, fallbacks)[0]))
+    return pieces
+
+
+def _flow_header(canvas, fonts: FontSet, band: Band, text: str, mark: str) -> None:
+    """The header, then the edition mark, along a windowed band (bandflow.flow)."""
+    font, fallbacks = fonts.name("body"), fonts.fallbacks
+    windows = band.windows()
+    room = max((b - a for a, b in windows), default=0.0)
+    pieces = _header_pieces(fonts, text, room)
+    width = lambda t, size=TEXT_SIZE: string_width(t, font, size, fallbacks) / MM  # noqa: E731
+    laid = [Piece(width(words), width(joiner)) for joiner, words in pieces]
+    if mark:
+        laid.append(Piece(width(mark, MARK_SIZE), MARK_GAP_MM))
+    starts = flow(laid, windows)
+    if starts is None:                      # more words than windows: one fitted line in the longest
+        pieces, laid = [("", _fit_text(text, font, room * MM, fallbacks)[0])], [Piece(room, 0.0)]
+        starts = [next((i, a) for i, (a, b) in enumerate(windows) if b - a == room)] if windows else []
+    with _band_space(canvas, band) as (_, thickness):
+        canvas.setFillColorRGB(0, 0, 0)
+        baseline = _baseline(fonts, TEXT_SIZE, thickness - LINE * MM)
+        for index, ((joiner, words), piece, (window, u)) in enumerate(zip(pieces, laid, starts)):
+            if index and starts[index - 1][0] == window:
+                draw_string(canvas, (u - piece.joiner) * MM, baseline, joiner, font, TEXT_SIZE, fallbacks)
+            draw_string(canvas, u * MM, baseline, words, font, TEXT_SIZE, fallbacks)
+        if mark and len(starts) == len(laid):
+            draw_page_mark(canvas, fonts, starts[-1][1] * MM,
+                           _baseline(fonts, MARK_SIZE, thickness - LINE * MM), mark, align="left")
+
+
+def _flow_footer(canvas, fonts: FontSet, band: Band, notes: tuple[str, ...]) -> None:
+    """The calibration bar, its label and the notes along a windowed band (bandflow.flow)."""
+    font = fonts.name("body")
+    texts = [CALIBRATION_LABEL, *notes]
+    laid = [Piece(BAR_MM, 0.0), Piece(stringWidth(texts[0], font, TEXT_SIZE) / MM, BAR_LABEL_GAP_MM)]
+    laid += [Piece(stringWidth(n, font, TEXT_SIZE) / MM, FOOTER_SPACING) for n in notes]
+    starts = flow(laid, band.windows()) or []
+    with _band_space(canvas, band) as (_, thickness):
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setStrokeColorRGB(0, 0, 0)
+        canvas.setFont(font, TEXT_SIZE)
+        line_bottom = thickness - LINE * MM
+        for index, (_, u) in enumerate(starts):
+            if index == 0:
+                _calibration_bar(canvas, u * MM, line_bottom + LINE * MM / 2)
+            else:
+                canvas.drawString(u * MM, _baseline(fonts, TEXT_SIZE, line_bottom), texts[index - 1])
 
 
 def _calibration_bar(canvas, u: float, v: float) -> None:

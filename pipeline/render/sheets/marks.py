@@ -1,12 +1,14 @@
 """Crop marks of a card sheet, in millimetres, with no drawing: where each cut line of a SheetPlan
 (pipeline/render/sheets/plan.py) gets its marks, outside the cards and inside the paper, collinear marks
-merged into one."""
+merged into one. A plan's short marks (`short_y`) start where the print ends and stop SHORT_EDGE from the
+top and bottom edges."""
 
 from __future__ import annotations
 
 import math
 
-from pipeline.render.sheets.plan import EPS, FOLD_CLEAR, MARK_EDGE, MARK_GAP, MARK_MIN, Rect, Segment, SheetPlan
+from pipeline.render.sheets.plan import (EPS, FOLD_CLEAR, MARK_EDGE, MARK_GAP, MARK_MIN, SHORT_EDGE, Rect, Segment,
+                                         SheetPlan)
 
 
 def crop_marks(plan: SheetPlan, blocks: list[list[Rect]]) -> list[Segment]:
@@ -15,8 +17,8 @@ def crop_marks(plan: SheetPlan, blocks: list[list[Rect]]) -> list[Segment]:
     Every cut line gets a mark at both of its ends, outside its block. In bleed mode each card also gets
     short marks at its corners inside the gutters. Never on a card: marks start MARK_GAP off the trim.
     Overlapping marks on one line are merged, which joins the two halves' marks across a fold gap.
-    Nothing is drawn within MARK_EDGE of the paper edge: the marks of backs moved by a per-printer offset
-    are shortened there.
+    Nothing is drawn within MARK_EDGE of the paper edge (SHORT_EDGE of the top and bottom edges beside
+    short marks): the marks of backs moved by a per-printer offset are shortened there.
     """
     segments: list[Segment] = []
     for rects in blocks:
@@ -24,12 +26,13 @@ def crop_marks(plan: SheetPlan, blocks: list[list[Rect]]) -> list[Segment]:
             segments.extend(_outer_marks(plan, rects))
             if plan.bleed_mode:
                 segments.extend(_gutter_marks(plan, rects))
-    return _inside_paper(plan.paper, _merge_collinear(segments))
+    return _inside_paper(plan.paper, _merge_collinear(segments), SHORT_EDGE if plan.short_y else MARK_EDGE)
 
 
-def _inside_paper(paper: tuple[float, float], segments: list[Segment]) -> list[Segment]:
-    """Each axis-aligned segment cut to the paper less MARK_EDGE; what is left shorter than 0.5 mm goes."""
-    lo_x, lo_y, hi_x, hi_y = MARK_EDGE, MARK_EDGE, paper[0] - MARK_EDGE, paper[1] - MARK_EDGE
+def _inside_paper(paper: tuple[float, float], segments: list[Segment], edge_y: float) -> list[Segment]:
+    """Each axis-aligned segment cut to the paper less MARK_EDGE at the sides and `edge_y` at the top and
+    bottom; what is left shorter than 0.5 mm goes."""
+    lo_x, lo_y, hi_x, hi_y = MARK_EDGE, edge_y, paper[0] - MARK_EDGE, paper[1] - edge_y
     kept: list[Segment] = []
     for (x0, y0), (x1, y1) in segments:
         if not (lo_x - EPS <= x0 <= hi_x + EPS and lo_y - EPS <= y0 <= hi_y + EPS) and \
@@ -50,16 +53,16 @@ def _outer_marks(plan: SheetPlan, rects: list[Rect]) -> list[Segment]:
     xs = _edges([r.x0 for r in rects] + [r.x1 for r in rects])
     ys = _edges([r.y0 for r in rects] + [r.y1 for r in rects])
     left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
-    near = plan.mark_offset
-    far_x, far_y = near + plan.mark_x, near + plan.mark_y
+    near, near_y = plan.mark_offset, plan.mark_offset_y
+    far_x, far_y = near + plan.mark_x, near_y + plan.mark_y
     # across a fold the two halves' marks meet in the gap between their offsets, and stop there
-    fold = near + min(plan.mark_y, FOLD_CLEAR) if plan.foldover else far_y
+    fold = near_y + min(plan.mark_y, FOLD_CLEAR) if plan.foldover else far_y
     far_top = fold if plan.foldover and top < plan.fold_y else far_y
     far_bottom = fold if plan.foldover and bottom > plan.fold_y else far_y
     marks: list[Segment] = []
     for x in xs:
-        marks.append(((x, top + near), (x, top + far_top)))
-        marks.append(((x, bottom - far_bottom), (x, bottom - near)))
+        marks.append(((x, top + near_y), (x, top + far_top)))
+        marks.append(((x, bottom - far_bottom), (x, bottom - near_y)))
     for y in ys:
         marks.append(((left - far_x, y), (left - near, y)))
         marks.append(((right + near, y), (right + far_x, y)))
@@ -70,7 +73,7 @@ def _gutter_marks(plan: SheetPlan, rects: list[Rect]) -> list[Segment]:
     """Each corner's edges extended into the gutter, where the gutter lies inside the block (the outer
     sides already have their marks). Half a gutter at most, so neighbours' marks do not overlap; none when
     that is under MARK_MIN (the outer marks already run along every cut line)."""
-    length = min(plan.mark_len, plan.gutter / 2 - MARK_GAP)
+    length = min(plan.mark_x if plan.short_y else plan.mark_len, plan.gutter / 2 - MARK_GAP)
     if length < MARK_MIN - EPS:
         return []
     left = min(r.x0 for r in rects) + EPS

@@ -12,10 +12,11 @@ Crop marks continue the board's outer trim lines (so its corners get theirs) and
 printed area; a page map on every tile shows the board cut into tiles, this one filled.
 
 The plan tries both paper orientations and the board upright or turned a quarter, each with the fewest
-tiles whose printed area (framed by room for marks and labels) and page map fit between header and
+tiles whose printed area (framed by room for 5 mm marks and labels) and page map fit between header and
 calibration footer, 10 mm inside the paper edge. It keeps the fewest pages, then the least board printed
-twice (shorter seams to cut and glue), then more of the board's bleed beyond its outer trim (3, 2, 1 mm),
-longer marks, the board upright, portrait paper. The board is one form XObject, clipped on every tile.
+twice (shorter seams to cut and glue), the larger page map (30 mm long, 25 when that saves a page), more
+of the board's bleed beyond its outer trim (3, 2, 1 mm), the board upright, portrait paper. The board is
+one form XObject, clipped on every tile.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import io
 import itertools
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -37,12 +38,12 @@ from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import TEXT_SIZE, draw_footer, draw_header, draw_marks, footer_items
 from pipeline.render.sheets.imposition import Face, write_print
-from pipeline.render.sheets.plan import (BAND_GAP, Band, EPS, LINE, MARK_GAP, MARK_LENGTHS, PAGE_MARGIN, Rect,
+from pipeline.render.sheets.plan import (BAND_GAP, Band, EPS, LINE, MARK_GAP, MARK_MAX, PAGE_MARGIN, Rect,
                                          footer_line_count)
 
 EDGE_BLEEDS = (3.0, 2.0, 1.0)  # board bleed kept beyond its outer trim, most preferred first
 CUT_ALLOWANCE = 2.0           # board printed past the cut line; also the glue zone's distance to it
-MAP_LONG = 30.0               # the page map's longer side
+MAP_LONGS = (30.0, 25.0)      # the page map's longer side, preferred first
 MAP_GAP = 4.0                 # between the tile's frame and the page map
 TARGET_RADIUS, TARGET_ARM = 1.5, 2.5
 HATCH_STEP, MAP_LABEL_SIZE = 2.0, 6.5   # mm between glue-zone hatches; pt, tile names in the page map
@@ -84,6 +85,7 @@ class TilePlan:
     window_page: Rect                 # where every tile's printed board lands on the page
     map_rect: Rect
     footer_lines: int
+    map_long: float = MAP_LONGS[0]    # the page map's longer side
 
     @property
     def tile(self) -> tuple[float, float]:
@@ -153,19 +155,17 @@ def _tiles_needed(length: float, room: float, overlap: float) -> int | None:
 
 
 def plan_tiles(paper: tuple[float, float], board: tuple[float, float], bleed: float, overlap: float,
-               map_group: tuple[float, float], footer_lines: int = 1) -> TilePlan | None:
-    """The best plan (see the module docstring), or None when nothing fits. `map_group`: the page map
-    with its title, (w, h) mm with the board upright."""
+               map_group, footer_lines: int = 1) -> TilePlan | None:
+    """The best plan (module docstring) or None; `map_group(long)`: the titled page map's (w, h), board upright."""
     best, best_key = None, None
     edges = tuple(dict.fromkeys(min(bleed, e) for e in EDGE_BLEEDS))
-    for landscape, rotated, edge, mark_len in itertools.product((False, True), (False, True), edges,
-                                                                MARK_LENGTHS):
+    for landscape, rotated, long, edge in itertools.product((False, True), (False, True), MAP_LONGS, edges):
         page = (max(paper), min(paper)) if landscape else (min(paper), max(paper))
-        for plan in _candidates(page, board, overlap, edge, mark_len, rotated, map_group, footer_lines):
+        for plan in _candidates(page, board, overlap, edge, MARK_MAX, rotated, map_group(long), footer_lines):
             twice = overlap * ((plan.cols - 1) * board[1] + (plan.rows - 1) * board[0])
-            key = (plan.cols * plan.rows, round(twice, 6), -edge, -mark_len, rotated, landscape)
+            key = (plan.cols * plan.rows, round(twice, 6), -long, -edge, rotated, landscape)
             if best_key is None or key < best_key:
-                best, best_key = plan, key
+                best, best_key = replace(plan, map_long=long), key
     return best
 
 
@@ -220,8 +220,8 @@ def plan_board(face: Face, options: PrintOptions, where: str = "board") -> TileP
     board, bleed = (face.width / MM, face.height / MM), face.bleed / MM
     paper = PAPERS_MM[options.paper]
     footer_lines = footer_line_count(footer_items(fonts, ""), min(paper) - 2 * PAGE_MARGIN)
-    plan = (plan_tiles(paper, board, bleed, options.overlap_mm, _map_group(fonts, board), footer_lines)
-            if min(board) > 0 else None)
+    group = lambda long: _map_group(fonts, board, long)  # noqa: E731
+    plan = plan_tiles(paper, board, bleed, options.overlap_mm, group, footer_lines) if min(board) > 0 else None
     if plan is None:
         raise PipelineError(Problem(where, f"a {board[0]:g}×{board[1]:g} mm board cannot be tiled on "
                                     f"{options.paper} paper with a {options.overlap_mm:g} mm overlap", "tiling"))
@@ -373,8 +373,8 @@ def _target(canvas, x: float, y: float, arm: float) -> None:
     canvas.restoreState()
 
 
-def _map_group(fonts: FontSet, board: tuple[float, float]) -> tuple[float, float]:
-    title, scale = stringWidth(MAP_TITLE, fonts.name("body"), TEXT_SIZE) / MM, MAP_LONG / max(board)
+def _map_group(fonts: FontSet, board: tuple[float, float], long: float) -> tuple[float, float]:
+    title, scale = stringWidth(MAP_TITLE, fonts.name("body"), TEXT_SIZE) / MM, long / max(board)
     return max(board[0] * scale, title), board[1] * scale + LINE
 
 
@@ -382,7 +382,7 @@ def _draw_map(canvas, fonts: FontSet, plan: TilePlan, col: int, row: int) -> Non
     """The whole board cut at its seams, in the board's orientation on the page, this tile filled."""
     m = plan.map_rect
     gw, gh = (m.height, m.width) if plan.rotated else (m.width, m.height)
-    scale = MAP_LONG / max(plan.board)
+    scale = plan.map_long / max(plan.board)
     left = (gw - plan.board[0] * scale) / 2
     xs, ys = plan.cuts()
     with _placed(canvas, plan.map_rect, Rect(0, 0, gw, gh), plan.rotated):

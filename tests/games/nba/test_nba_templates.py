@@ -512,7 +512,7 @@ def test_both_boards_tile_on_four_pages_of_either_paper():
         for paper in ("a4", "letter"):
             size = PAPERS_MM[paper]
             lines = footer_line_count(footer_items(fonts(), ""), min(size) - 2 * MARGIN)
-            plan = plan_tiles(size, part.size_mm, 3, 10.0, _map_group(fonts(), part.size_mm), lines)
+            plan = plan_tiles(size, part.size_mm, 3, 10.0, lambda long: _map_group(fonts(), part.size_mm, long), lines)
             assert (plan.cols, plan.rows) == (2, 2), (part.id, paper)
 
 

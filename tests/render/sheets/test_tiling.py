@@ -397,7 +397,7 @@ def test_options_and_impossible_boards_are_refused(tmp_path, monkeypatch):
 @given(w=st.floats(60, 900), h=st.floats(60, 900), bleed=st.sampled_from([0.0, 2.0, 3.0]),
        paper=st.sampled_from(sorted(PAPERS_MM)), overlap=st.sampled_from([5.0, 10.0, 20.0]))
 def test_any_plan_covers_the_board_and_stays_inside_the_margins(w, h, bleed, paper, overlap):
-    plan = plan_tiles(PAPERS_MM[paper], (w, h), bleed, overlap, _map_group(default_fonts(), (w, h)))
+    plan = plan_tiles(PAPERS_MM[paper], (w, h), bleed, overlap, lambda long: _map_group(default_fonts(), (w, h), long))
     assert plan is not None
     area, frame, win, m = _content(plan.paper, 1), _frame(plan.edge, plan.mark_len), plan.window_page, plan.map_rect
     block = (win.x0 - frame, win.y0 - frame, win.x1 + frame, win.y1 + frame)
