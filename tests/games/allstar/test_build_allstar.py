@@ -67,22 +67,19 @@ def test_hockey_cards_measure_poker_and_backs_mirror(built):
 
 
 def test_the_paper_bill_counts_sheets_and_measures_the_ink_saver(built):
-    """108 hockey cards at 9 a page on A4 (8 on Letter, where 5 mm crop marks need the room): alone they would
-    take 12 (14) sheets double-sided; pooled with the 2 Play-Off cards of their size they are in the bill as
-    cartes-63.5x88.9.pdf; the ink-saver files take the same paper and measurably less ink; the totals are the
-    sums of their rows."""
+    """108 hockey cards at 9 a page on both papers (short marks above and below on Letter, issue 29): they
+    take 12 sheets double-sided (24 single-sided); with the 2 Play-Off cards of their size they fill 13
+    sheets, pooled or not, so no pooled file is written and the bill counts each deck's own file; the
+    ink-saver files take the same paper and measurably less ink; the totals are the sums of their rows."""
     data = json.loads((built / "report.json").read_text())
-    for paper, alone in (("a4", (12, 24)), ("letter", (14, 28))):
+    for paper in ("a4", "letter"):
         bill = data["paper_bill"][paper]
-        members = {Path(r["path"]).name: r for r in bill["per_component"]}
-        hockey, saver = members["hockey.pdf"], members["hockey-ink-saver.pdf"]
-        assert (hockey["double_sided"], hockey["single_sided"]) == alone
-        assert (saver["double_sided"], saver["single_sided"]) == alone
-        assert Path(hockey["pooled_in"]).name == "cartes-63.5x88.9.pdf"
         rows = {Path(r["path"]).name: r for r in bill["rows"]}
-        pooled, pooled_saver = rows["cartes-63.5x88.9.pdf"], rows["cartes-63.5x88.9-ink-saver.pdf"]
-        assert pooled["double_sided"] == -(-110 // (9 if paper == "a4" else 8))     # 108 hockey + 2 Play-Off
-        assert 0 < pooled_saver["ink_pages_5pc"] < 0.8 * pooled["ink_pages_5pc"]
+        hockey, saver = rows["hockey.pdf"], rows["hockey-ink-saver.pdf"]
+        assert (hockey["double_sided"], hockey["single_sided"]) == (12, 24)
+        assert (saver["double_sided"], saver["single_sided"]) == (12, 24)
+        assert "cartes-63.5x88.9.pdf" not in rows and rows["playoff.pdf"]["double_sided"] == 1   # 12 + 1 = 13
+        assert 0 < saver["ink_pages_5pc"] < 0.8 * hockey["ink_pages_5pc"]
         standard = [r for r in bill["rows"] if not r["ink_saver"]]
         total = bill["totals"]["standard"]
         assert total["double_sided"] == sum(r["double_sided"] for r in standard)

@@ -37,8 +37,8 @@ def test_every_component_is_built_with_the_manifest_counts(built):
     assert any(line.startswith("20 parties à 2 joueurs") for line in data["play"])
     written = {Path(e["path"]).name for e in data["outputs"] if e.get("paper") == "letter" and not e.get("ink_saver")}
     assert written == {"players.pdf", "tactics.pdf", "fatigue.pdf", "court.pdf", "markets.pdf", "aid.pdf",
-                       "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf",
-                       "cartes-63.5x88.9.pdf"}                  # the three card decks pooled for home printing
+                       "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf"}
+    # no pooled card file: 140 + 90 + 9 cards fill 16 + 10 + 1 sheets at 9 a page on both papers, 27 pooled too
 
 
 def test_the_report_says_how_many_boards_and_aids_to_print(built):

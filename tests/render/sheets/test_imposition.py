@@ -21,7 +21,8 @@ from pipeline.core.units import MM, PAPERS_MM, mm
 from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets.imposition import write_png, write_pnp, write_print
 from pipeline.render.sheets.marks import crop_marks
-from pipeline.render.sheets.plan import CARD_EDGE, MARK_EDGE, MARK_MIN, choose_plan
+from pipeline.render.sheets.plan import (BAND_GAP, CARD_EDGE, MARK_EDGE, MARK_MIN, SHORT_EDGE, SHORT_MIN, Rect,
+                                         choose_plan)
 
 PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 POKER = (63.5, 88.9)
@@ -124,16 +125,16 @@ def _edge_distance(rect, paper) -> float:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_poker_prints_9_a_page_on_a4_and_8_on_letter_with_5_mm_marks(tmp_path, paper):
+def test_poker_prints_9_a_page_on_both_papers(tmp_path, paper):
     """The print-and-play norm: three poker cards are 190.5 mm wide and three rows 266.7 mm high, which A4
-    holds with 5 mm crop marks; Letter's 279.4 would leave 6.35 mm above and below, too little for a 5 mm
-    mark 3 mm from the edge, so Letter takes 2 × 4 turned cards, its header in the side margins."""
+    holds with 5 mm crop marks; Letter's 279.4 leaves 6.35 mm above and below, where short marks go
+    (test_letter_marks_above_and_below_are_short_the_others_5_mm), its header in the side margins."""
     path, info = write(tmp_path, paper, *deck(9), paper=paper)
-    expected = (9, (3, 3), False) if paper == "a4" else (8, (2, 4), True)
+    expected = (9, (3, 3), False)
     assert (info["cards_per_page"], info["grid"], info["rotated"]) == expected
-    assert info["bleed_mode"] == "shared-cut" and info["pages"] == (2 if paper == "a4" else 4)
+    assert info["bleed_mode"] == "shared-cut" and info["pages"] == 2
     assert info["side_bands"] is (paper == "letter")
-    assert min(info["mark_length_mm"]) >= 5.0
+    assert info["mark_length_mm"] == ([5.0, 5.0] if paper == "a4" else [5.0, 2.1])
     with pdfplumber.open(path) as pdf:
         cards = cards_on(pdf.pages[0])
     assert len(cards) == expected[0]
@@ -156,9 +157,10 @@ def test_landscape_poker_cards_turn_to_print_9_a_page(tmp_path):
 
 
 # the README's table "Cards per page": measured here from written sheets
-# with 5 mm crop marks (what a steel rule lines up on), Letter's 12.7 mm for three poker rows is too little
-CARDS_PER_PAGE = [((63.5, 88.9), 9, 8), ((63.0, 88.0), 9, 8), ((57.15, 88.9), 9, 8), ((44.0, 68.0), 16, 12),
-                  ((41.0, 63.0), 18, 18), ((59.0, 92.0), 9, 8), ((88.0, 126.0), 4, 4), ((70.0, 70.0), 6, 6),
+# with 5 mm crop marks (what a steel rule lines up on), short ones (2 mm or more, 4.2 mm from the edge) above
+# and below where that margin holds no band: Letter's 12.7 mm for three poker rows then holds them
+CARDS_PER_PAGE = [((63.5, 88.9), 9, 9), ((63.0, 88.0), 9, 9), ((57.15, 88.9), 9, 9), ((44.0, 68.0), 16, 12),
+                  ((41.0, 63.0), 18, 18), ((59.0, 92.0), 9, 8), ((88.0, 126.0), 4, 4), ((70.0, 70.0), 8, 6),
                   ((18.0, 18.0), 150, 140), ((36.0, 18.0), 75, 70)]
 
 
@@ -222,16 +224,85 @@ def test_crop_marks_extend_cut_lines_and_never_enter_a_card(tmp_path, paper):
         assert x0 == pytest.approx(x1, abs=1e-6) or y0 == pytest.approx(y1, abs=1e-6)
         on_cut = round(x0, 2) in xs if x0 == pytest.approx(x1, abs=1e-6) else round(y0, 2) in ys
         assert on_cut, (x0, y0, x1, y1)
-        for tx0, ty0, tx1, ty1 in trims:  # not even touching: 1 mm of air to every trim
-            assert x1 < tx0 - 0.9 or x0 > tx1 + 0.9 or y1 < ty0 - 0.9 or y0 > ty1 + 0.9
+        # not even touching: 1 mm of air to every trim; Letter's short marks above and below the grid
+        # start right at the trim of the shared cut (nothing is printed beyond it), never inside a card
+        short = paper == "letter" and x0 == pytest.approx(x1, abs=1e-6)
+        air = -0.01 if short else 0.9
+        for tx0, ty0, tx1, ty1 in trims:
+            assert x1 < tx0 - air or x0 > tx1 + air or y1 < ty0 - air or y0 > ty1 + air
     vertical = [m for m in marks if m[0] == pytest.approx(m[2])]
     horizontal = [m for m in marks if m[1] == pytest.approx(m[3])]
     for x in xs:  # every cut line has a mark at both of its ends, outside the block
-        assert any(round(m[0], 2) == x and m[1] > top for m in vertical)
-        assert any(round(m[0], 2) == x and m[3] < bottom for m in vertical)
+        assert any(round(m[0], 2) == x and m[1] > top - 0.01 for m in vertical)
+        assert any(round(m[0], 2) == x and m[3] < bottom + 0.01 for m in vertical)
     for y in ys:
         assert any(round(m[1], 2) == y and m[2] < left for m in horizontal)
         assert any(round(m[1], 2) == y and m[0] > right for m in horizontal)
+
+
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -1.2)])
+def test_letter_marks_above_and_below_are_short_the_others_5_mm(tmp_path, offset):
+    """Issue 29: on Letter, 3 × 3 poker cards leave 6.35 mm above and below the grid. Each mark there runs
+    from the trim outward, at least 2 mm, and ends 4.2 mm or more from the paper edge (where home printers
+    still print); every mark in the side margins is 5 mm long and ends 5 mm or more from the edge. Read
+    back from both sides of the sheet, the backs moved by a per-printer offset too."""
+    path, _ = write(tmp_path, "letter", *deck(9), paper="letter", back_offset_mm=offset)
+    pw, ph = PAPERS_MM["letter"]
+    with pdfplumber.open(path) as pdf:
+        sides = [(cards_on(page), marks_on(page)) for page in pdf.pages]
+    for side, (cards, marks) in enumerate(sides):
+        trims = [c.trim for c in cards]
+        bottom, top = min(t[1] for t in trims), max(t[3] for t in trims)
+        xs = sorted({round(v, 2) for t in trims for v in (t[0], t[2])})
+        vertical = [m for m in marks if m[0] == pytest.approx(m[2], abs=1e-6)]
+        horizontal = [m for m in marks if m[1] == pytest.approx(m[3], abs=1e-6)]
+        assert len(vertical) == 2 * len(xs) == 8 and len(horizontal) == 8
+        for x0, y0, x1, y1 in vertical:
+            lo, hi = sorted((y0, y1))
+            assert lo >= top - 0.01 or hi <= bottom + 0.01              # above or below the grid
+            if side == 0:                                            # the front: from the trim outward
+                assert lo == pytest.approx(top, abs=0.01) or hi == pytest.approx(bottom, abs=0.01)
+                assert hi - lo >= SHORT_MIN - 0.01
+            assert min(lo, ph - hi) >= SHORT_EDGE - 0.01, (side, lo, hi)
+        for x0, y0, x1, y1 in horizontal:
+            assert abs(x1 - x0) == pytest.approx(5.0, abs=0.01)
+            assert min(x0, x1, pw - x0, pw - x1) >= 5.0 - abs(offset[0]) - 0.01
+
+
+def _band_text(page, left: bool) -> str:
+    """The characters of a side band read the way it runs, bottom to top."""
+    pw = page.width
+    chars = [c for c in page.chars if not is_label(c) and (c["x1"] < 15 * MM if left else c["x0"] > pw - 15 * MM)]
+    return "".join(c["text"] for c in sorted(chars, key=lambda c: -c["bottom"]))
+
+
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -1.2)])
+def test_letter_header_and_footer_run_between_the_marks(tmp_path, offset):
+    """The side bands beside 3 × 3 poker cards on Letter are one line each, interrupted where the marks of
+    the horizontal cuts cross them: read bottom to top they say the whole header (and the edition mark)
+    and the whole footer, 5 mm or more from the paper edge, and no character comes within BAND_GAP of a
+    mark on either side of the sheet."""
+    from pipeline.render.pdf import credits
+    with credits("test", edition="NBA · v9"):
+        path, _ = write(tmp_path, "letter", *deck(10), paper="letter", back_offset_mm=offset)
+    pw, _ = PAPERS_MM["letter"]
+    with pdfplumber.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            side = "recto" if number % 2 else "verso"
+            header = _band_text(page, left=True)
+            assert header.replace(" ", "") == f"NBA·Joueurs·page{number}/4({side})NBA·v9", header
+            footer = _band_text(page, left=False).replace(" ", "")
+            assert footer == "50mm—imprimerà100%(tailleréelle)rectoverso:retournersurlebordlong", footer
+            bars = [c for c in page.curves if abs(c["linewidth"] - 0.5) < 0.01]
+            assert len(bars) == 1 and (bars[0]["y1"] - bars[0]["y0"]) / MM == pytest.approx(50.0, abs=0.01)
+            marks = marks_on(page)
+            text = [c for c in page.chars if not is_label(c)]
+            for c in text:
+                assert min(c["x0"], pw * MM - c["x1"]) / MM >= 5.0 - 0.01
+                for x0, y0, x1, y1 in marks:
+                    apart = (c["x1"] / MM < min(x0, x1) - BAND_GAP + 0.01 or c["x0"] / MM > max(x0, x1) + BAND_GAP - 0.01
+                             or c["y1"] / MM < min(y0, y1) - BAND_GAP + 0.01 or c["y0"] / MM > max(y0, y1) + BAND_GAP - 0.01)
+                    assert apart, (number, c["text"], (x0, y0, x1, y1))
 
 
 # ----------------------------------------------------------------------------- duplex
@@ -460,12 +531,23 @@ def test_any_plan_keeps_cards_marks_and_bands_apart_and_inside_the_margins(w, h,
     for r in rects:
         for band in bands:
             assert r.x1 <= band.x0 or r.x0 >= band.x1 or r.y1 <= band.y0 or r.y0 >= band.y1
+    edge_y = SHORT_EDGE if plan.short_y else MARK_EDGE
+    bottom, top = min(r.y0 for r in rects), max(r.y1 for r in rects)
     for (x0, y0), (x1, y1) in crop_marks(plan, blocks):
         assert min(x0, x1) >= MARK_EDGE - 1e-6 and max(x0, x1) <= pw - MARK_EDGE + 1e-6
-        assert min(y0, y1) >= MARK_EDGE - 1e-6 and max(y0, y1) <= ph - MARK_EDGE + 1e-6
-        assert abs(x1 - x0) + abs(y1 - y0) >= MARK_MIN - 1e-6
+        assert min(y0, y1) >= edge_y - 1e-6 and max(y0, y1) <= ph - edge_y + 1e-6
+        # short marks: above or below everything, from where the print ends (the bleed, on bleed gutters)
+        short = plan.short_y and x0 == x1 and (min(y0, y1) >= top - 1e-6 or max(y0, y1) <= bottom + 1e-6)
+        assert abs(x1 - x0) + abs(y1 - y0) >= (SHORT_MIN if short else MARK_MIN) - 1e-6
+        air = plan.printed_bleed - 1e-6 if short else 0.99
         for r in rects:
-            assert max(x0, x1) <= r.x0 - 0.99 or min(x0, x1) >= r.x1 + 0.99 or \
-                max(y0, y1) <= r.y0 - 0.99 or min(y0, y1) >= r.y1 + 0.99
-        for band in bands:
-            assert max(x0, x1) < band.x0 or min(x0, x1) > band.x1 or max(y0, y1) < band.y0 or min(y0, y1) > band.y1
+            assert max(x0, x1) <= r.x0 - air or min(x0, x1) >= r.x1 + air or \
+                max(y0, y1) <= r.y0 - air or min(y0, y1) >= r.y1 + air
+        for band in (plan.header, plan.footer):
+            stretches = [(band.rect.y0 + a, band.rect.y0 + b) if band.vertical else (band.rect.x0 + a, band.rect.x0 + b)
+                         for a, b in band.windows()]
+            for lo, hi in stretches:     # a windowed band's marks cross it between its windows only
+                part = Rect(band.rect.x0, lo, band.rect.x1, hi) if band.vertical else \
+                    Rect(lo, band.rect.y0, hi, band.rect.y1)
+                assert max(x0, x1) < part.x0 or min(x0, x1) > part.x1 \
+                    or max(y0, y1) <= part.y0 - BAND_GAP + 1e-6 or min(y0, y1) >= part.y1 + BAND_GAP - 1e-6

@@ -1,6 +1,7 @@
 """The print-and-play norm, measured on every game's real build (shared/DESIGN.md, "Print conventions"):
-9 poker cards on every full A4 front page and 8 on Letter (5 mm crop marks), pooled sheets included, no card within 5 mm of the paper edge, nothing
-printed within 3 mm of it, backs mirrored to 0.1 mm, and every print-service file with its 3 mm bleed."""
+9 poker cards on every full front page of both papers (3 × 3, issue 29), pooled sheets included, no card within
+5 mm of the paper edge, nothing printed within 3 mm of it, backs mirrored to 0.1 mm, and every print-service
+file with its 3 mm bleed."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def _edge(box, paper) -> float:
     return min(x0, y0, pw - x1, ph - y1)
 
 
-def test_poker_decks_print_9_an_a4_front_page_8_on_letter_and_their_backs_mirror(built):
+def test_poker_decks_print_9_a_front_page_on_both_papers_and_their_backs_mirror(built):
     decks = [e for e in _card_decks(built) if e["size_mm"] == POKER]
     assert {e["paper"] for e in decks} == {"a4", "letter"}
     for entry in decks:
@@ -45,7 +46,7 @@ def test_poker_decks_print_9_an_a4_front_page_8_on_letter_and_their_backs_mirror
                          entry["paper"])["report"]["pages"]
         fronts, backs = pages[0::2], pages[1::2]
         counts = [sum(c["occupied"] for c in page["cards"]["cards"]) for page in fronts]
-        full = 9 if entry["paper"] == "a4" else 8       # Letter: 2 × 4 turned, room for 5 mm crop marks
+        full = 9                      # Letter too: short marks above and below the 3 × 3 grid
         assert entry["cards_per_page"] == full
         assert counts[:-1] == [full] * (len(counts) - 1) and 1 <= counts[-1] <= full, (entry["path"], counts)
         assert sum(counts) == entry["cards"]

@@ -224,7 +224,7 @@ def test_cut_line_glue_zone_and_their_labels(tmp_path):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_crop_marks_at_the_board_corners_stay_off_the_board(tmp_path, paper):
+def test_crop_marks_are_5_mm_and_at_the_board_corners_stay_off_the_board(tmp_path, paper):
     path, _ = write(tmp_path, paper)
     segments = []                                   # (board x0, y0, x1, y1) of every mark
     with pdfplumber.open(path) as pdf:
@@ -235,6 +235,7 @@ def test_crop_marks_at_the_board_corners_stay_off_the_board(tmp_path, paper):
                 lo_x, hi_x, lo_y, hi_y = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
                 # never on this tile's printed board: at least 1 mm outside its window
                 assert hi_x <= x0w - 0.99 or lo_x >= x1w + 0.99 or hi_y <= y0w - 0.99 or lo_y >= y1w + 0.99
+                assert hi_x - lo_x + hi_y - lo_y == pytest.approx(5.0, abs=0.01)      # 5 mm, like every sheet's
                 segments.append((lo_x, lo_y, hi_x, hi_y))
 
     def beyond(lo, hi, corner, size):              # wholly past the corner, outside the trim
