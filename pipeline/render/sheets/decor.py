@@ -76,20 +76,19 @@ def _baseline(fonts: FontSet, size: float, line_bottom: float) -> float:
 def _fit_text(text: str, font: str, room: float, fallbacks: tuple[str, ...]) -> tuple[str, float]:
     """A header never leaves its band, and never loses its last part (the page: "page 3/14 (recto)"). In
     order: shrink down to the minimum size; drop the lists in parentheses that name a pool's members
-    ("Cartes 63,5 × 88,9 mm : 8 paquets (Cartes Ville, …)" keeps "… : 8 paquets"); cut the parts before the
-    last with an ellipsis; the last part is cut only when it alone is too long."""
+    ("Cartes 63,5 × 88,9 mm : 8 paquets (Cartes Ville, …)" keeps "… : 8 paquets"); cut the longest part
+    before the last with an ellipsis, again and again; the last part is cut only when nothing else is left."""
     for candidate in dict.fromkeys((text, without_lists(text))):
         size = _fitting_size(candidate, font, room, fallbacks)
         if size is not None:
             return candidate, size
     parts = without_lists(text).split(HEADER_SEPARATOR)
-    head, last = HEADER_SEPARATOR.join(parts[:-1]), parts[-1]
-    tail = (HEADER_SEPARATOR if head else "") + last
-    while head and string_width(head + "…" + tail, font, MIN_TEXT_SIZE, fallbacks) > room:
-        head = head[:-1].rstrip()
-    if head:
-        return head + "…" + tail, MIN_TEXT_SIZE
-    text = last
+    while len(parts) > 1 and string_width(HEADER_SEPARATOR.join(parts), font, MIN_TEXT_SIZE, fallbacks) > room:
+        longest = max(range(len(parts) - 1), key=lambda i: len(parts[i]))
+        if len(parts[longest]) <= 2:
+            break
+        parts[longest] = parts[longest].removesuffix("…")[:-1].rstrip() + "…"
+    text = HEADER_SEPARATOR.join(parts)
     while string_width(text, font, MIN_TEXT_SIZE, fallbacks) > room and len(text) > 1:
         text = text[:-2] + "…"
     return text, MIN_TEXT_SIZE
