@@ -41,6 +41,10 @@ class CardDeck:
     backs: tuple[FaceSpec, ...] | None
     size_mm: tuple[float, float] = (63.5, 88.9)
     keep_bleed: bool = False        # home sheets keep each face's bleed (gutters) rather than most cards
+    # "printed together": decks of one group (a team, a set, a level; a file-safe id) share pooled sheets with
+    # each other and never with another group's, so a group prints alone (pipeline/kinds/pooled.py)
+    group: str = ""
+    group_title: str = ""           # the group's French name, in headers and the print guide ("Les Éclairs")
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ guide.yaml (every key optional; the texts are printed as written, in the game's 
       - {files: [dice-nets, dice-stickers], instead: "des dés ordinaires et la référence des dés"}
     assembly: ["Triez les pions par couleur…"]     # steps only this game has, after the common ones
     notes: ["…"]                  # anything else worth knowing before printing
+    box:                          # a box is `groups` of the groups its decks are printed in (CardDeck.group)
+      {groups: 2, group: "équipe", title: "Une seule boîte : les deux équipes qui s'affrontent"}
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class GameGuide:
     optional: list[dict] = field(default_factory=list)
     assembly: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    box: dict = field(default_factory=dict)      # {"groups": 2, "group": "équipe", "title": "…"} or {}
 
     def optional_reason(self, file_stem: str) -> str | None:
         return next((o["instead"] for o in self.optional if file_stem in o["files"]), None)
@@ -100,7 +103,7 @@ def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide
     problems: list[str] = []
     guide = GameGuide(shopping=_records(data, "shopping", ("item",), ("quantity", "note"), problems),
                       optional=_optional(data, problems), assembly=_texts(data, "assembly", problems),
-                      notes=_texts(data, "notes", problems))
+                      notes=_texts(data, "notes", problems), box=_box(data, problems))
     for problem in problems:
         report.warning(where, problem, "guide")
     return guide
@@ -151,3 +154,17 @@ def _optional(data, problems: list[str]) -> list[dict]:
             continue
         found.append({"files": [f.removesuffix(".pdf") for f in files], "instead": value["instead"].strip()})
     return found
+
+
+def _box(data, problems: list[str]) -> dict:
+    value = data.get("box") if isinstance(data, dict) else None
+    if value is None:
+        return {}
+    if not (isinstance(value, dict) and isinstance(value.get("groups"), int) and value["groups"] > 0
+            and all(isinstance(value.get(k), str) and value[k].strip() for k in ("group", "title"))):
+        problems.append("'box' needs groups (a whole number), group and title (texts)")
+        return {}
+    unknown = set(value) - {"groups", "group", "title"}
+    if unknown:
+        problems.append(f"'box': unknown key(s) {', '.join(sorted(unknown))}")
+    return {"groups": value["groups"], "group": value["group"].strip(), "title": value["title"].strip()}

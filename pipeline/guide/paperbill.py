@@ -71,9 +71,12 @@ def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage) -> dict:
     with the ink-saver files in their place wherever they were built.
 
     Pooled sheets (pipeline/kinds/pooled.py) take their members' place: a member's own file is listed
-    under `per_component` with the pooled file it is in, and is not counted in the totals."""
+    under `per_component` with the pooled file it is in, and is not counted in the totals. The fold-over
+    twin of a duplex card file (`foldover_of`, pipeline/kinds/cards.py) is printed instead of it, never with
+    it: listed under `foldover`, never counted."""
     pooled_in = {(e["paper"], bool(e.get("ink_saver")), member): e["path"] for e in outputs
-                 if e.get("format") == "pnp" and e.get("pooled") for member in e.get("members", ())}
+                 if e.get("format") == "pnp" and e.get("pooled") and not e.get("foldover_of")
+                 for member in e.get("members", ())}
     bill: dict = {}
     for entry in outputs:
         if entry.get("format") != "pnp":
@@ -84,6 +87,9 @@ def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage) -> dict:
                "ink_saver": bool(entry.get("ink_saver")), "double_sided": double, "single_sided": single,
                "ink_pages_5pc": round(ink, 1)}
         paper = bill.setdefault(entry["paper"], {"rows": [], "per_component": []})
+        if entry.get("foldover_of"):
+            paper.setdefault("foldover", []).append({**row, "foldover_of": entry["foldover_of"]})
+            continue
         pool = pooled_in.get((entry["paper"], row["ink_saver"], entry["component"]))
         if pool:
             paper["per_component"].append({**row, "pooled_in": pool})

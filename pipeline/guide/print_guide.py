@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import PurePosixPath
 
+from pipeline.guide.alternatives import foldover_files, one_box
 from pipeline.guide.data import GameGuide, STOCKS, STOCK_USES, sleeve_for, stock_of, takes_a_sleeve
 from pipeline.guide.ids import edition
 from pipeline.render.markup import md_escape
@@ -390,8 +391,8 @@ def guide_lines(data: dict, paper: str, guide: GameGuide) -> list[str]:
              "Tout ce qu'il faut pour imprimer, découper et monter ce prototype chez soi, dans l'ordre."]
     lines += [f"Vous imprimez sur {paper_name(p)} ? Ouvrez [{guide_name(p)}]({guide_name(p)})." for p in others]
     lines.append("")
-    return (lines + what_to_print(pp) + sleeves(data) + shopping(pp) + calibration(pp) + assembly(pp)
-            + edition(data))
+    return (lines + what_to_print(pp) + one_box(pp, paper_name(paper)) + sleeves(data) + shopping(pp)
+            + calibration(pp) + foldover_files(pp) + assembly(pp) + edition(data))
 
 
 def guide_markdown(data: dict, paper: str, guide: GameGuide) -> str:

@@ -1,15 +1,25 @@
 """Cards and tokens (CardDeck): home sheets with crop marks and backs (duplex, fold-over or none), one face
-per page for print services, and PNGs."""
+per page for print services, and PNGs.
+
+Every duplex card file of a full home print (a pooled file, or the file of a deck no pool takes) in the
+standard ink also has its fold-over twin, `pnp-<paper>/pli/<name>-pli.pdf`: fronts and backs side by side
+around a fold line, printed single-sided, so a playtester whose printer puts the backs off, and who has
+only the PDFs (no `--back-offset` rebuild), still gets aligned backs. The pooled sheets' step writes them
+(pipeline/kinds/pooled.py), the one step that knows which decks a pool takes. Twins are listed in
+report.json with `foldover_of`, and the paper bill leaves them out of the full print."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import PipelineError, Report
 from pipeline.core.printing import PrintOptions
 from pipeline.data.specs import CardDeck
 from pipeline.kinds.files import entry, paper_line, png, suffix, template_ref
+
+FOLDOVER_FOLDER = "pli"     # pnp-<paper>/pli/<name>-pli.pdf: the fold-over twins of duplex card files
 
 SPEC = CardDeck
 NAME = "cards"
@@ -80,6 +90,36 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
     return written              # the game's pooled sheets: pipeline/kinds/pooled.py, after the first deck's
 
 
+def deck_foldover(game, laid, config: BuildConfig, paper: str) -> list[dict]:
+    """The fold-over twin of a deck's own duplex file on `paper` (pnp-<paper>/<deck>.pdf)."""
+    deck, (fronts, backs) = laid.component, laid.faces
+    options = _options(deck, config, paper, backs, game, laid.ink)
+    path = config.output / game.id / f"pnp-{paper}" / f"{deck.id}{suffix(laid)}.pdf"
+    return write_foldover(config, path, fronts, backs, options, deck, cards=len(fronts), size_mm=list(deck.size_mm))
+
+
+def write_foldover(config: BuildConfig, duplex_path, fronts, backs, options: PrintOptions, component,
+                   **fields) -> list[dict]:
+    """The fold-over twin of the duplex card file at `duplex_path` (standard ink only), with its report entry;
+    nothing when the file is not duplex or no fold-over sheet of its paper takes its cards."""
+    from pipeline.render.sheets.imposition import plan_pnp, write_pnp
+
+    if backs is None or options.backs != "duplex" or options.ink_saver:
+        return []
+    folded = replace(options, backs="foldover", back_offset_mm=(0.0, 0.0))
+    path = duplex_path.parent / FOLDOVER_FOLDER / f"{duplex_path.stem}-pli.pdf"
+    try:
+        plan = plan_pnp(fronts, backs, folded, str(path.relative_to(config.root)))
+    except PipelineError:
+        return []
+    buffer = io.BytesIO()
+    info = write_pnp(buffer, fronts, backs, folded, plan)
+    fields = {"kind": "cards", **fields}
+    return [entry(config, path, buffer.getvalue(), component, info, format="pnp", paper=str(options.paper),
+                  ink_saver=False, backs_mode="foldover", foldover_of=str(duplex_path.relative_to(config.root)),
+                  **fields)]
+
+
 def _unique_backs(deck: CardDeck, backs: list | None) -> list[tuple[str, object]]:
     seen, unique = set(), []
     for spec, layout in zip(deck.backs or (), backs or ()):
@@ -111,7 +151,9 @@ def _print_and_png(game, laid, config: BuildConfig, progress) -> list[dict]:
 
 
 def describe(spec: CardDeck) -> dict:
-    return {"kind": NAME, "count": len(spec.fronts), "size_mm": list(spec.size_mm), "backs": spec.backs is not None}
+    group = {"group": spec.group, "group_title": spec.group_title or spec.group} if spec.group else {}
+    return {"kind": NAME, "count": len(spec.fronts), "size_mm": list(spec.size_mm), "backs": spec.backs is not None,
+            **group}
 
 
 def how_to_print(entry: dict) -> str:
@@ -120,6 +162,8 @@ def how_to_print(entry: dict) -> str:
     line = f"{paper_line(entry)}, {sided}; cut along the marks"
     if entry.get("fold_pairs"):
         line += "; fold each two-sided token on its dashed line and glue"
+    if entry.get("foldover_of"):
+        line += f" (the fold-over twin of {entry['foldover_of']}: print it instead when the backs land off)"
     if entry.get("pooled"):
         line += f" (all of {', '.join(entry['members'])} on shared sheets: print this rather than their own files)"
     return line

@@ -3,12 +3,21 @@ files (which stay, to reprint one lost deck) and counted instead of them in the 
 
 - Cards with backs of one trim size (and bleed) share duplex sheets: `cartes-<w>x<h>.pdf`. Each card keeps
   its own back, mirrored behind it exactly as on its own deck's sheets.
+- Decks a game declares printed together (CardDeck.group: a team, a set, a level) share sheets with each
+  other and never with another group's: `cartes-<w>x<h>-<group>.pdf`, so one group prints alone (two
+  Fightball teams that meet, without the other two).
 - Tokens share single-sided sheets: `jetons.pdf`. A token is a single-sided piece of any size, or a
   two-sided piece under FOLD_UNDER_MM, whose back prints beside it to fold over (duplex drift shows most
   on a small piece); see pipeline/render/sheets/tokens.py.
 
 A pool is written only when it has two members or more and saves a sheet on some paper: a family that
-fills its sheets already keeps its own file only.
+fills its sheets already keeps its own file only. A group's pool is written when it costs no more sheets
+than its members' files on any paper: the group then prints as one file. The step that writes the pools
+also writes the fold-over twin of each duplex card file of a full print: every duplex pool, and the own file
+of every deck no pool takes (pipeline/kinds/cards.py write_foldover).
+
+The titles list their members after their count ("Cartes 63,5 × 88,9 mm : 8 paquets (Cartes Ville, …)"): a
+sheet header too long for its band drops the list in parentheses first (render/sheets/decor.py).
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from pipeline.core.config import BuildConfig
 from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM
 from pipeline.data.specs import CardDeck
+from pipeline.kinds.cards import deck_foldover, write_foldover
 from pipeline.kinds.files import entry, suffix
 
 FOLD_UNDER_MM = 20.0        # a two-sided token smaller than this prints fold-over on the token sheet
@@ -35,6 +45,8 @@ class Pool:
     title: str                       # French, in the sheet header
     members: list                    # Laid, in the game's order
     tokens: bool                     # token sheet (single-sided, fold-over pairs) or duplex card sheet
+    group: str = ""                  # the members' "printed together" group (CardDeck.group), if any
+    group_title: str = ""
 
     @property
     def ids(self) -> list[str]:
@@ -46,7 +58,8 @@ def is_token(deck: CardDeck) -> bool:
 
 
 def pools(pool: list) -> list[Pool]:
-    """The game's pools (before checking that they save paper): tokens first, then card families."""
+    """The game's pools (before checking that they save paper): tokens first, then card families, a family
+    per trim size, bleed and group."""
     decks = [laid for laid in pool if isinstance(laid.component, CardDeck)]
     tokens = [laid for laid in decks if is_token(laid.component)]
     families: dict[tuple, list] = {}
@@ -54,17 +67,31 @@ def pools(pool: list) -> list[Pool]:
         if not is_token(laid.component):
             fronts = laid.faces[0]
             key = (round(fronts[0].width / MM, 2), round(fronts[0].height / MM, 2), round(fronts[0].bleed / MM, 2),
-                   laid.component.keep_bleed)
+                   laid.component.keep_bleed, laid.component.group)
             families.setdefault(key, []).append(laid)
     found = []
     if len(tokens) > 1:
-        found.append(Pool(TOKENS, "Jetons (" + ", ".join(l.component.title for l in tokens) + ")", tokens, True))
-    for (w, h, _, _), members in families.items():
+        found.append(Pool(TOKENS, f"Jetons : {len(tokens)} sortes ({_listed(tokens)})", tokens, True))
+    for (w, h, _, _, group), members in families.items():
         if len(members) > 1:
             size = f"{w:g} × {h:g} mm".replace(".", ",")
-            title = f"Cartes {size} : " + ", ".join(l.component.title for l in members)
-            found.append(Pool(f"cartes-{w:g}x{h:g}", title, members, False))
+            title = members[0].component.group_title or group
+            head = f"Cartes {size}" + (f", {title}" if group else "")
+            found.append(Pool(f"cartes-{w:g}x{h:g}" + (f"-{group}" if group else ""),
+                              f"{head} : {len(members)} paquets ({_listed(members)})", members, False,
+                              group, title if group else ""))
     return found
+
+
+def _listed(members: list) -> str:
+    return ", ".join(laid.component.title for laid in members)
+
+
+def worth_writing(pool: Pool, sheets: dict[str, tuple[int, int]]) -> bool:
+    """A pool saves a sheet on some paper; a group's pool costs no more than its members' files on any."""
+    if pool.group:
+        return all(pooled <= alone for pooled, alone in sheets.values())
+    return any(pooled < alone for pooled, alone in sheets.values())
 
 
 def is_writer(laid) -> bool:
@@ -75,11 +102,12 @@ def is_writer(laid) -> bool:
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
     if "pnp" not in config.formats:
         return []
-    written = []
+    written, pooled = [], set()
     for pool in pools(laid.pool):
         sheets = {paper: _sheets(pool, config, paper) for paper in config.papers}
-        if not any(pooled < alone for pooled, alone in sheets.values()):
+        if not worth_writing(pool, sheets):
             continue
+        pooled.update(pool.ids)
         for paper in config.papers:
             progress.start(f"{game.id}: {pool.name} {paper}{suffix(laid)}", 1)
             buffer = io.BytesIO()
@@ -89,11 +117,16 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
             component = SimpleNamespace(id=pool.name, title=pool.title, copies=1)
             shape = {"kind": TOKEN_KIND} if pool.tokens else \
                 {"kind": "cards", "size_mm": list(pool.members[0].component.size_mm)}
+            group = {"group": pool.group, "group_title": pool.group_title} if pool.group else {}
+            fields = dict(members=pool.ids, pooled=True, cards=sum(len(l.faces[0]) for l in pool.members), **group)
             written.append(entry(config, path, buffer.getvalue(), component, info, **shape, format="pnp",
-                                 paper=paper, ink_saver=laid.ink, members=pool.ids, pooled=True,
-                                 sheets_alone=sheets[paper][1],
-                                 cards=sum(len(l.faces[0]) for l in pool.members)))
+                                 paper=paper, ink_saver=laid.ink, sheets_alone=sheets[paper][1], **fields))
+            if not pool.tokens:
+                written += write_foldover(config, path, *_faces(pool), options, component, **shape, **fields)
             progress.advance()
+    for alone in [one for one in laid.pool if isinstance(one.component, CardDeck) and one.component.id not in pooled]:
+        for paper in config.papers:       # a deck no pool takes: its own file is the one a full print prints
+            written += deck_foldover(game, alone, config, paper)
     return written
 
 

@@ -139,7 +139,8 @@ def test_any_sequence_of_builds_leaves_only_what_report_json_lists(toy, tmp_path
     _assert_only_listed(out)
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [".cache", "pnp-a4", "simulation", "sweep"]
     assert not (out / "notes.txt").exists()
-    assert sorted(p.name for p in (out / "pnp-a4").iterdir()) == ["cards.pdf"]
+    assert sorted(p.name for p in (out / "pnp-a4").iterdir()) == ["cards.pdf", "pli"]     # pli/: its fold-over twin
+    assert sorted(p.name for p in (out / "pnp-a4" / "pli").iterdir()) == ["cards-pli.pdf"]
 
     _build(toy, papers=("letter",), formats=("png",))
     _assert_only_listed(out)
@@ -238,7 +239,7 @@ def test_buildit_make_then_a4_with_a_renamed_card_leaves_no_old_name(tmp_path):
     assert result.returncode == 0, result.stderr
     _assert_only_listed(out)
     pdfs = sorted(out.rglob("*.pdf"))
-    assert pdfs and all(pdf.parent.name == "pnp-a4" for pdf in pdfs)
+    assert pdfs and all("pnp-a4" in pdf.relative_to(out).parts[:1] for pdf in pdfs)     # and its pli/ twins
     assert not [pdf.name for pdf in pdfs if old in _text(pdf)]
     assert "Damierbourg" in _text(out / "pnp-a4" / "cities.pdf")
 

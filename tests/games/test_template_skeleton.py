@@ -84,7 +84,8 @@ def test_the_copied_skeleton_validates_and_its_engine_plays(skeleton):
 
 
 def test_the_build_writes_the_cards_and_the_rulebook(built):
-    assert sorted(p.name for p in (built / "pnp-a4").iterdir()) == ["rulebook.pdf", "runners.pdf"]
+    assert sorted(p.name for p in (built / "pnp-a4").iterdir()) == ["pli", "rulebook.pdf", "runners.pdf"]
+    assert sorted(p.name for p in (built / "pnp-a4" / "pli").iterdir()) == ["runners-pli.pdf"]   # fold-over twin
     for name, pages in (("runners.pdf", 2), ("rulebook.pdf", 2)):      # 4 cards: a front page, its backs
         document = pypdfium2.PdfDocument(built / "pnp-a4" / name)
         try:

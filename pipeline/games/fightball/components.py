@@ -109,6 +109,12 @@ def _card(index: int, copy: int, copies: int) -> dict:
     return {"index": index, "copy": copy, "copies": copies}
 
 
+def printed_with(team: dict) -> dict:
+    """A team's deck and field cards are printed together, never on a sheet with another team's: a box is two
+    of the four teams, and a coach prints the teams that meet (pipeline/kinds/pooled.py)."""
+    return {"group": team["id"], "group_title": team["name"]}
+
+
 # --- a team's deck --------------------------------------------------------------------------------------------
 
 def _public(team: dict) -> dict:
@@ -152,7 +158,8 @@ def team_deck(records: Records, team: dict, rules: dict) -> CardDeck:
         add("buzz.yaml", {}, team["cells"]["buzz"], f"{tid}_buzz" + (f"-{copy}" if copy > 1 else ""), f"{team['name']} BUZZ",
             copy, buzzes)
     back = FaceSpec("back.yaml", {"team": look}, team["ref"], f"{tid}-back", f"{team['name']}, back")
-    return CardDeck(f"deck-{tid}", f"Paquet {team['name']}", tuple(fronts), tuple(back for _ in fronts), POKER)
+    return CardDeck(f"deck-{tid}", f"Paquet {team['name']}", tuple(fronts), tuple(back for _ in fronts), POKER,
+                    **printed_with(team))
 
 
 def field_deck(records: Records, team: dict, rules: dict) -> CardDeck:
@@ -168,7 +175,8 @@ def field_deck(records: Records, team: dict, rules: dict) -> CardDeck:
                                    f"{team['name']} field card {code}, copy {copy}/{copies}"))
     back = FaceSpec("field-back.yaml", {"team": look, "rows": list(LAYOUT), "colours": zone_colours(rules)},
                     team["ref"], f"{tid}-field-back", f"{team['name']}, field back")
-    return CardDeck(f"field-{tid}", f"Terrain {team['name']}", tuple(fronts), tuple(back for _ in fronts), POKER)
+    return CardDeck(f"field-{tid}", f"Terrain {team['name']}", tuple(fronts), tuple(back for _ in fronts), POKER,
+                    **printed_with(team))
 
 
 # --- the field mat -------------------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ STEPS = (
     "pour cette imprimante :",
 )
 COMMAND = "pnp build <jeu> --paper {paper} --back-offset X,Y"
+FOLDOVER_NOTE = ("Plus de 1 mm d'écart et pas moyen de refaire les fichiers (vous n'avez que les PDF) ? Imprimer "
+                 "plutôt, en recto seul, les versions à plier des cartes (dossier pli/, fichiers …-pli.pdf) : plier "
+                 "chaque feuille sur « plier ici », la coller, puis découper ; le dos tombe juste derrière la face.")
 NOTES = (
     "Exemple : la ligne rouge verticale passe sur +1,5 et l'horizontale sur −1 : "
     "pnp build <jeu> --paper {paper} --back-offset 1.5,-1 (point décimal, pas d'espace).",
@@ -66,6 +69,7 @@ NOTES = (
     "l'imprimante tourne ou agrandit le verso ; le décalage ne corrige que le centre.",
     "Le mot « verso » doit apparaître en haut, en miroir. En bas et tête-bêche : l'imprimante a retourné "
     "sur le bord court, choisir « bord long » et recommencer.",
+    FOLDOVER_NOTE,
 )
 BACK_LABEL = "verso — regarder par transparence depuis le recto"
 BACK_LABEL_FROM_TOP_MM = 12

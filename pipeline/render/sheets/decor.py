@@ -8,6 +8,7 @@ laid out by pipeline/render/sheets/bandflow.py.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -30,6 +31,8 @@ FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",),
                 "tokens": ("recto seul ; jeton recto verso : plier sur le pointillé, coller",)}
 FOLD_LABEL = "plier ici"
 MARK_GAP_MM = 3.0                  # between the header's title and the edition mark at the band's end
+HEADER_SEPARATOR = " · "           # between a header's parts: game, component, variant, page
+_LISTED = re.compile(r" \([^()]*, [^()]*\)")      # " (A, B, C)": the members a pooled sheet lists
 
 
 def footer_items(fonts: FontSet, mode: str) -> tuple[float, ...]:
@@ -73,13 +76,39 @@ def _baseline(fonts: FontSet, size: float, line_bottom: float) -> float:
 
 
 def _fit_text(text: str, font: str, room: float, fallbacks: tuple[str, ...]) -> tuple[str, float]:
-    """Shrink down to the minimum size, then cut with an ellipsis: a header never leaves its band."""
-    size = TEXT_SIZE
-    while string_width(text, font, size, fallbacks) > room and size > MIN_TEXT_SIZE:
-        size = max(MIN_TEXT_SIZE, size - 0.25)
-    while string_width(text, font, size, fallbacks) > room and len(text) > 1:
+    """A header never leaves its band, and never loses its last part (the page: "page 3/14 (recto)"). In
+    order: shrink down to the minimum size; drop the lists in parentheses that name a pool's members
+    ("Cartes 63,5 × 88,9 mm : 8 paquets (Cartes Ville, …)" keeps "… : 8 paquets"); cut the longest part
+    before the last with an ellipsis, again and again; the last part is cut only when nothing else is left."""
+    for candidate in dict.fromkeys((text, without_lists(text))):
+        size = _fitting_size(candidate, font, room, fallbacks)
+        if size is not None:
+            return candidate, size
+    parts = without_lists(text).split(HEADER_SEPARATOR)
+    while len(parts) > 1 and string_width(HEADER_SEPARATOR.join(parts), font, MIN_TEXT_SIZE, fallbacks) > room:
+        longest = max(range(len(parts) - 1), key=lambda i: len(parts[i]))
+        if len(parts[longest]) <= 2:
+            break
+        parts[longest] = parts[longest].removesuffix("…")[:-1].rstrip() + "…"
+    text = HEADER_SEPARATOR.join(parts)
+    while string_width(text, font, MIN_TEXT_SIZE, fallbacks) > room and len(text) > 1:
         text = text[:-2] + "…"
-    return text, size
+    return text, MIN_TEXT_SIZE
+
+
+def _fitting_size(text: str, font: str, room: float, fallbacks: tuple[str, ...]) -> float | None:
+    """The largest size from TEXT_SIZE down to MIN_TEXT_SIZE (by quarter points) at which `text` fits."""
+    size = TEXT_SIZE
+    while string_width(text, font, size, fallbacks) > room:
+        if size <= MIN_TEXT_SIZE:
+            return None
+        size = max(MIN_TEXT_SIZE, size - 0.25)
+    return size
+
+
+def without_lists(text: str) -> str:
+    """The header with every list in parentheses ("(A, B, C)": a comma inside) left out."""
+    return _LISTED.sub("", text)
 
 
 def draw_header(canvas, fonts: FontSet, band: Band, text: str) -> None:

@@ -181,6 +181,8 @@ class _SheetPage:
         parts = [t for t in (o.game_title, o.component_title) if t]
         if o.ink_saver:
             parts.append("version économie d'encre")
+        if self.mode == "foldover":
+            parts.append("à plier")
         parts.append(f"page {self.page}/{self.pages}" + (f" ({side})" if side else ""))
         return " · ".join(parts)
 
