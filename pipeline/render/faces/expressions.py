@@ -123,9 +123,13 @@ def sandbox(markdown: bool = False):
     from jinja2 import StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
 
+    from pipeline.render.colours import ink_on, readable
+
     if not markdown:
-        return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                    finalize=lambda value: "" if value is None else value)
+        env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                   finalize=lambda value: "" if value is None else value)
+        env.filters.update(readable=readable, ink_on=ink_on)      # colours that read (render/colours.py)
+        return env
     from jinja2.runtime import Macro
 
     from pipeline.render.markup import Markdown, shield
