@@ -147,9 +147,37 @@ def _flatten(primitives, matrix: _Matrix = IDENTITY) -> Iterable[tuple]:
             yield item, matrix
 
 
+def _hit(test, shape, matrix: _Matrix):
+    """`test` (_inside or _on_stroke) of `shape` as a function of a point of the face's frame: a shape moved
+    only (no turn, the common case) is tested in the face's frame with its numbers worked out once."""
+    a, b, c, d, e, f = matrix
+    if (a, b, c, d) != (1.0, 0.0, 0.0, 1.0) or not isinstance(shape, (Rect, Circle)):
+        inverse = matrix.inverse()
+        return lambda x, y: test(shape, *inverse.apply(x, y))
+    half = shape.stroke_width / 2 if test is _on_stroke else 0.0
+    if isinstance(shape, Circle):
+        cx, cy, r = shape.cx + e, shape.cy + f, shape.r
+        if test is _inside:
+            return lambda x, y: (x - cx) ** 2 + (y - cy) ** 2 <= r * r
+        return lambda x, y: abs(math.hypot(x - cx, y - cy) - r) <= half
+    hw, hh = abs(shape.width) / 2, abs(shape.height) / 2
+    r = max(0.0, min(shape.radius, hw, hh))
+    cx, cy, ix, iy = shape.x + shape.width / 2 + e, shape.y + shape.height / 2 + f, hw - r, hh - r
+    if test is _inside and r == 0:
+        return lambda x, y: abs(x - cx) <= hw and abs(y - cy) <= hh
+
+    def distance(x: float, y: float) -> float:
+        qx, qy = abs(x - cx) - ix, abs(y - cy) - iy
+        return math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - r
+    if test is _inside:
+        return lambda x, y: distance(x, y) <= 0
+    return lambda x, y: abs(distance(x, y)) <= half
+
+
 class _Ground:
     """The grounds painted so far, in order: (test, shape, the map from the face's frame to the shape's, its
-    colour or None for an image, its box in the face's frame). A shape paints its fill, then its outline."""
+    colour or None for an image, its box in the face's frame, the test as a function of the face's frame).
+    A shape paints its fill, then its outline."""
 
     def __init__(self):
         self.layers: list[tuple] = []
@@ -169,7 +197,7 @@ class _Ground:
         box = (min(c[0] for c in corners), min(c[1] for c in corners), max(c[0] for c in corners),
                max(c[1] for c in corners))
         inverse = matrix.inverse()
-        self.layers += [(test, item, inverse, colour, box) for test, colour in layers]
+        self.layers += [(test, item, inverse, colour, box, _hit(test, item, matrix)) for test, colour in layers]
 
     def near(self, box: tuple) -> "_Ground":
         """The grounds whose box meets `box` (x0, y0, x1, y1): all that can show under it."""
@@ -180,9 +208,9 @@ class _Ground:
 
     def at(self, x: float, y: float) -> tuple | None:
         """The colour showing at (x, y) of the face; None where an image or an icon is on top."""
-        for test, shape, inverse, colour, _ in reversed(self.layers):
-            if test(shape, *inverse.apply(x, y)):
-                return colour
+        for layer in reversed(self.layers):
+            if layer[5](x, y):
+                return layer[3]
         return WHITE
 
 
@@ -230,8 +258,15 @@ def readings(primitives) -> list[Reading]:
     return found
 
 
+def _signed(shape, x: float, y: float) -> float:
+    """Signed distance from (x, y), in the shape's frame, to a rectangle's or a circle's outline: < 0 inside."""
+    if isinstance(shape, Circle):
+        return math.hypot(x - shape.cx, y - shape.cy) - shape.r
+    return _rect_distance(shape, x, y)
+
+
 class Grounds:
-    """What a text drawn last over a face would stand on: the face's filled shapes, painted in order."""
+    """What a text drawn last over a face would stand on: the face's shapes, painted in order."""
 
     def __init__(self, primitives):
         self._ground = _Ground()
@@ -239,12 +274,32 @@ class Grounds:
             self._ground.add(item, matrix)
 
     def under(self, box: tuple) -> list[tuple | None]:
-        """The colours showing under a box (x0, y0, x1, y1, the face's frame) at points SAMPLE_MM apart, its
-        edges included, each once, in the order met (None: an image or an icon)."""
+        """The colours showing under a box (x0, y0, x1, y1, the face's frame), each once, in the order met (None:
+        an image or an icon). Read from the top down: an outline of a rectangle or a circle with the whole box
+        inside it, clear of its line, is passed over; a fill of one holding the whole box hides all beneath
+        it (both convex: the box's corners tell); what is left is read at points SAMPLE_MM apart across and
+        twice that up, the box's edges included. A mark on a card's panel costs four corner tests."""
         x0, y0, x1, y1 = box
-        local = self._ground.near(box)
+        corners = ((x0, y0), (x0, y1), (x1, y0), (x1, y1))
+        kept, covered = [], False
+        for layer in reversed(self._ground.near(box).layers):
+            test, shape, inverse = layer[:3]
+            if isinstance(shape, (Rect, Circle)):
+                local = [inverse.apply(x, y) for x, y in corners]
+                if test is _on_stroke and all(_signed(shape, *c) < -shape.stroke_width / 2 for c in local):
+                    continue
+                kept.append(layer)
+                if test is _inside and all(_signed(shape, *c) <= 0 for c in local):
+                    covered = True
+                    break
+            else:
+                kept.append(layer)
+        if covered and len(kept) == 1:
+            return [kept[0][3]]
+        local = _Ground()
+        local.layers = kept[::-1]
         across = max(1, min(256, math.ceil((x1 - x0) / (SAMPLE_MM * MM))))
-        up = max(1, min(32, math.ceil((y1 - y0) / (SAMPLE_MM * MM))))
+        up = max(1, min(16, math.ceil((y1 - y0) / (2 * SAMPLE_MM * MM))))
         seen = [local.at(x0 + (x1 - x0) * i / across, y0 + (y1 - y0) * j / up)
                 for i in range(across + 1) for j in range(up + 1)]
         return list(dict.fromkeys(seen))

@@ -85,11 +85,27 @@ def safe_margin_mm(width_mm: float, height_mm: float) -> float:
     return min(SAFE_MM, SMALL_SHARE * side) if side < SMALL_SIDE_MM else SAFE_MM
 
 
+_STAMPED: dict[tuple, Any] = {}      # (face key, texts, fonts) -> (marked key, primitives): a deck's copies share one
+STAMPED_MAX = 4096
+
+
 def stamp(face, texts: tuple[str, ...], fonts):
-    """`face` (a FaceLayout) with its mark drawn last: the first of `texts` that fits across the safe zone and
-    comes no closer than GAP_MM to the face's own text at the face's anchor, else at the next anchor where
-    one does, preferring a place where a grey reads on what is under it; else the shortest at the face's
-    anchor. Where no grey reads at any of them (a mark across a pattern), the first clear place gets a plate
+    """`face` with its mark (`_stamp`), worked out once for identical faces (the same key: the same drawing)."""
+    key = (face.key, face.width, face.height, face.mark_anchor, face.mark_inset, texts, fonts.name("body"),
+           fonts.fallbacks)
+    marked = _STAMPED.get(key)
+    if marked is None:
+        if len(_STAMPED) >= STAMPED_MAX:
+            _STAMPED.clear()
+        marked = _STAMPED[key] = _stamp(face, texts, fonts)
+    return face if marked is None else replace(face, key=marked[0], primitives=marked[1])
+
+
+def _stamp(face, texts: tuple[str, ...], fonts) -> tuple[str, tuple] | None:
+    """The key and primitives of `face` (a FaceLayout) with its mark drawn last (None: no room for one): the
+    first of `texts` that fits across the safe zone and comes no closer than GAP_MM to the face's own text at
+    the face's anchor, else at the next anchor where one does, preferring a place where a grey reads on what
+    is under it; else the shortest at the face's anchor. Where no grey reads at any of them (a mark across a pattern), the first clear place gets a plate
     of the lightest colour under it, PLATE_PAD_MM around the mark. Its key changes with the mark, so faces
     with different marks are never shared."""
     font, fallbacks = fonts.name("body"), fonts.fallbacks
@@ -97,10 +113,10 @@ def stamp(face, texts: tuple[str, ...], fonts):
     inset = (max(safe_margin_mm(face.width / MM, face.height / MM), face.mark_inset) + SLACK_MM) * MM
     room = face.width - 2 * inset
     if min(face.width, face.height) < MIN_SIDE_MM * MM or ascent + descent > face.height - 2 * inset:
-        return face
+        return None
     fitting = [(t, w) for t in texts for w in (string_width(t, font, SIZE, fallbacks),) if w <= room]
     if not fitting:
-        return face
+        return None
     gap = (GAP_MM + SLACK_MM) * MM
     bands = ((inset - gap, inset + descent + ascent + gap),
              (face.height - inset - descent - ascent - gap, face.height - inset + gap))
@@ -128,7 +144,7 @@ def stamp(face, texts: tuple[str, ...], fonts):
     runs: list = []
     add_run(runs, font, SIZE, x, y, text, fallbacks)
     key = hashlib.sha1(f"{face.key}\0{text}\0{x:.3f},{y:.3f}\0{grey}\0{plate}".encode("utf-8")).hexdigest()
-    return replace(face, key=key, primitives=(*face.primitives, *plate, Text(grey, tuple(runs), (), SIZE)))
+    return key, (*face.primitives, *plate, Text(grey, tuple(runs), (), SIZE))
 
 
 def _known(grounds) -> tuple:
