@@ -119,7 +119,8 @@ def sandbox(markdown: bool = False):
     """The one jinja2 environment the pipeline renders untrusted templates with: sandboxed, strict about
     unknown names, no autoescape (faces draw characters and rulebooks escape for reportlab themselves; `&`
     stays `&`), None prints as nothing. markdown (rulebook chapters): block tags leave no blank lines, and
-    every value is shielded from Markdown (pipeline/render/markup.py) unless written `{{ value|markdown }}`."""
+    every value is shielded from Markdown (pipeline/render/markup.py) unless written `{{ value|markdown }}`.
+    Faces get the colour filters `readable` and `ink_on` (pipeline/render/colours.py)."""
     from jinja2 import StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
 
