@@ -8,13 +8,16 @@ A page's mark is "Game · version", drawn by the page writers at the end of thei
 (render/sheets/decor.py draw_header) or beside a rulebook's page number, from the `edition` of the PDF credits the build
 sets around each component's files (pipeline/render/pdf.py).
 
-On a face the mark is set in the game's body font at SIZE, in a grey that still prints, inside the safe zone
-(SAFE_MM from the trim, or SMALL_SHARE of a token's side under SMALL_SIDE_MM), at the template's
-`edition_mark: {anchor: …, inset: …}` (bottom centre by default; `inset`, in mm from the trim, only moves it
-further in, past a frame drawn along the edge). A face too narrow for the whole mark, or where it would
-touch the face's own text (a long name), gets the shorter forms of `Edition.texts` (version and id, then the
-id alone), or, when even the id would touch it, the mark goes to another corner or edge; a token carries its
-id alone, and one under MIN_SIDE_MM none.
+On a face the mark is set in the game's body font at SIZE, in the lightest grey that reaches MARK_RATIO (WCAG 2,
+render/colours.py) against every colour drawn under it (render/faces/contrast.py: a darker grey on a pale
+wash, a light one on a dark band), inside the safe zone (SAFE_MM from the trim, or SMALL_SHARE of a token's
+side under SMALL_SIDE_MM), at the template's `edition_mark: {anchor: …, inset: …}` (bottom centre by
+default; `inset`, in mm from the trim, only moves it further in, past a frame drawn along the edge), and
+GAP_MM or more from any of the face's own text. A face too narrow for the whole mark, or where it would come
+that close to the face's text (a long name), gets the shorter forms of `Edition.texts` (version and id, then
+the id alone), or the mark goes to another corner or edge, where a grey reads if one does (over a pattern,
+where none does, it stands on a plate of its own); a token carries its id alone, and one under MIN_SIDE_MM
+none.
 The mark is added after layout (`stamp`), so faces compared by `pnp diff` and the layout cache stay unmarked.
 """
 
@@ -23,23 +26,25 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Mapping
 
 from pipeline.core.edition import card_id, mark_text
 from pipeline.core.units import MM
+from pipeline.render.colours import RATIO, contrast, luminance
+from pipeline.render.faces.contrast import Grounds
 from pipeline.render.faces.primitives import Group, Rect, Text
 from pipeline.render.faces.text import add_run, font_metrics
 from pipeline.render.glyphs import string_width
 
-SIZE = 4.5                          # pt: legible with a loupe, invisible at arm's length
-GREY = (0.6, 0.6, 0.6)              # 40 % black: light, yet every home printer prints it
-DARK_GREY = (0.25, 0.25, 0.25)      # on a mid-tone ground (a team colour), where 40 % would not read
-LIGHT_GREY = (0.85, 0.85, 0.85)     # on a dark ground
-MARK_GREYS = (GREY, DARK_GREY, LIGHT_GREY)
+SIZE = 5.0                          # pt: read at a glance, and quoted in every playtest report ("carte 7861")
+MARK_RATIO = RATIO + 0.1            # WCAG 2 contrast with its ground, with a margin over the 4.5:1 text needs
+GAP_MM = 1.0                        # from any other text of the face
 SAFE_MM = 3.0                       # the print-and-play safe zone (tests/render/test_safe_zone.py)
 SMALL_SIDE_MM = 30.0                # under this side a face is a token: its margin is SMALL_SHARE of the side
 SMALL_SHARE = 0.10
 MIN_SIDE_MM = 12.0                  # a smaller token has no room for a mark: its sheet's header carries it
+PLATE_PAD_MM = 0.6                  # around a mark that needs a plate of its own (less than GAP_MM)
 SLACK_MM = 0.2                      # the glyph boxes a PDF reader measures run a little beyond ascent + descent
 ANCHORS = ("bottom", "bottom-left", "bottom-right", "top", "top-left", "top-right")
 DEFAULT_ANCHOR = "bottom"
@@ -80,22 +85,42 @@ def safe_margin_mm(width_mm: float, height_mm: float) -> float:
     return min(SAFE_MM, SMALL_SHARE * side) if side < SMALL_SIDE_MM else SAFE_MM
 
 
+_STAMPED: dict[tuple, Any] = {}      # (face key, texts, fonts) -> (marked key, primitives): a deck's copies share one
+STAMPED_MAX = 4096
+
+
 def stamp(face, texts: tuple[str, ...], fonts):
-    """`face` (a FaceLayout) with its mark drawn last: the first of `texts` that fits across the safe zone and
-    touches none of the face's own text at the face's anchor, else at the next anchor where one does, else the
-    shortest at the face's anchor. Its key changes with the mark, so faces with different marks are never
-    shared."""
+    """`face` with its mark (`_stamp`), worked out once for identical faces (the same key: the same drawing)."""
+    key = (face.key, face.width, face.height, face.mark_anchor, face.mark_inset, texts, fonts.name("body"),
+           fonts.fallbacks)
+    marked = _STAMPED.get(key)
+    if marked is None:
+        if len(_STAMPED) >= STAMPED_MAX:
+            _STAMPED.clear()
+        marked = _STAMPED[key] = _stamp(face, texts, fonts)
+    return face if marked is None else replace(face, key=marked[0], primitives=marked[1])
+
+
+def _stamp(face, texts: tuple[str, ...], fonts) -> tuple[str, tuple] | None:
+    """The key and primitives of `face` (a FaceLayout) with its mark drawn last (None: no room for one): the
+    first of `texts` that fits across the safe zone and comes no closer than GAP_MM to the face's own text at
+    the face's anchor, else at the next anchor where one does, preferring a place where a grey reads on what
+    is under it; else the shortest at the face's anchor. Where no grey reads at any of them (a mark across a pattern), the first clear place gets a plate
+    of the lightest colour under it, PLATE_PAD_MM around the mark. Its key changes with the mark, so faces
+    with different marks are never shared."""
     font, fallbacks = fonts.name("body"), fonts.fallbacks
     ascent, descent = fonts.ascent("body") * SIZE, fonts.descent("body") * SIZE
     inset = (max(safe_margin_mm(face.width / MM, face.height / MM), face.mark_inset) + SLACK_MM) * MM
     room = face.width - 2 * inset
     if min(face.width, face.height) < MIN_SIDE_MM * MM or ascent + descent > face.height - 2 * inset:
-        return face
+        return None
     fitting = [(t, w) for t in texts for w in (string_width(t, font, SIZE, fallbacks),) if w <= room]
     if not fitting:
-        return face
-    bands = ((inset, inset + descent + ascent), (face.height - inset - descent - ascent, face.height - inset))
-    taken = text_boxes(face.primitives, bands=bands)
+        return None
+    gap = (GAP_MM + SLACK_MM) * MM
+    bands = ((inset - gap, inset + descent + ascent + gap),
+             (face.height - inset - descent - ascent - gap, face.height - inset + gap))
+    taken = [(x0 - gap, y0 - gap, x1 + gap, y1 + gap) for x0, y0, x1, y1 in text_boxes(face.primitives, bands=bands)]
     places = []                 # (text, x, y): the face's anchor first, every form longest first, then the others
     for anchor in (face.mark_anchor, *(a for a in ANCHORS if a != face.mark_anchor)):
         vertical, _, horizontal = anchor.partition("-")
@@ -103,26 +128,51 @@ def stamp(face, texts: tuple[str, ...], fonts):
         for text, width in fitting:
             x = {"left": inset, "right": face.width - inset - width}.get(horizontal, (face.width - width) / 2)
             places.append((text, x, y, (x, y - descent, x + width, y + ascent)))
-    text, x, y, _ = next((p for p in places if not any(_overlap(p[3], box) for box in taken)),
-                         places[len(fitting) - 1])
+    clear = [p for p in places if not any(_overlap(p[3], box) for box in taken)]
+    grounds = Grounds(face.primitives)
+    chosen = next(((p, grey) for p in clear for grey in (mark_grey(grounds.under(p[3])),) if grey is not None),
+                  None)
+    plate = ()
+    if chosen is None:          # a pattern or a border under every place: the mark gets a plate of its own
+        place = clear[0] if clear else places[len(fitting) - 1]
+        x0, y0, x1, y1 = place[3]
+        fill = max(_known(grounds.under(place[3])), key=luminance)
+        pad = PLATE_PAD_MM * MM
+        plate = (Rect(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad, pad, fill, None, 0.0, None),)
+        chosen = place, mark_grey([fill]) or closest_grey([fill])
+    (text, x, y, _), grey = chosen
     runs: list = []
     add_run(runs, font, SIZE, x, y, text, fallbacks)
-    grey = mark_grey(face.primitives, x + string_width(text, font, SIZE, fallbacks) / 2, y + (ascent - descent) / 2)
-    key = hashlib.sha1(f"{face.key}\0{text}\0{x:.3f},{y:.3f}\0{grey}".encode("utf-8")).hexdigest()
-    return replace(face, key=key, primitives=(*face.primitives, Text(grey, tuple(runs), (), SIZE)))
+    key = hashlib.sha1(f"{face.key}\0{text}\0{x:.3f},{y:.3f}\0{grey}\0{plate}".encode("utf-8")).hexdigest()
+    return key, (*face.primitives, *plate, Text(grey, tuple(runs), (), SIZE))
 
 
-def mark_grey(primitives, x: float, y: float) -> tuple[float, float, float]:
-    """The grey that reads on the ground at (x, y): the fill of the last filled rectangle of the face drawn
-    there (white where there is none). GREY on a light ground, DARK_GREY on a mid-tone one, LIGHT_GREY on a
-    dark one (relative luminance of the ground: 0.8 and 0.45 the thresholds)."""
-    ground = (1.0, 1.0, 1.0)
-    for item in primitives:
-        if isinstance(item, Rect) and item.fill and item.x <= x <= item.x + item.width \
-                and item.y <= y <= item.y + item.height:
-            ground = item.fill
-    luminance = 0.2126 * ground[0] + 0.7152 * ground[1] + 0.0722 * ground[2]
-    return GREY if luminance >= 0.8 else DARK_GREY if luminance >= 0.45 else LIGHT_GREY
+def _known(grounds) -> tuple:
+    return tuple(g for g in grounds if g is not None) or ((1.0, 1.0, 1.0),)
+
+
+@lru_cache(maxsize=512)
+def _grey(grounds: tuple) -> tuple[float, float, float] | None:
+    dark = min(contrast((0, 0, 0), g) for g in grounds) >= min(contrast((1, 1, 1), g) for g in grounds)
+    levels = range(255, -1, -1) if dark else range(256)       # from the ground's side towards the far end
+    return next(((v / 255,) * 3 for v in levels if min(contrast((v / 255,) * 3, g) for g in grounds) >= MARK_RATIO),
+                None)
+
+
+def mark_grey(grounds) -> tuple[float, float, float] | None:
+    """The grey of a mark drawn over these ground colours: the lightest that reaches MARK_RATIO on all of them
+    where they are light, the darkest where they are dark; None when no grey does (a mark across a dark band
+    and a light one) or when an image is under it (None among the grounds: its colours are unknown)."""
+    return None if any(g is None for g in grounds) else _grey(_known(grounds))
+
+
+def closest_grey(grounds) -> tuple[float, float, float]:
+    """The grey that reads best over these grounds when none reaches MARK_RATIO: black or white."""
+    known = _known(grounds)
+    return max(((0.0,) * 3, (1.0,) * 3), key=lambda grey: min(contrast(grey, g) for g in known))
+
+
+PAGE_GREY = mark_grey([(1.0, 1.0, 1.0)])      # a page's mark, on the white paper of its header band
 
 
 def text_boxes(primitives, origin: tuple[float, float] = (0.0, 0.0), angle: float = 0.0,
@@ -169,7 +219,7 @@ def draw_page_mark(canvas, fonts, x: float, y: float, text: str, align: str = "r
         return 0.0
     font = fonts.name("body")
     canvas.saveState()
-    canvas.setFillColorRGB(*GREY)
+    canvas.setFillColorRGB(*PAGE_GREY)
     draw_string(canvas, x, y, text, font, SIZE, fonts.fallbacks, align=align)
     canvas.restoreState()
     return string_width(text, font, SIZE, fonts.fallbacks)

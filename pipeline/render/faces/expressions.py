@@ -119,13 +119,18 @@ def sandbox(markdown: bool = False):
     """The one jinja2 environment the pipeline renders untrusted templates with: sandboxed, strict about
     unknown names, no autoescape (faces draw characters and rulebooks escape for reportlab themselves; `&`
     stays `&`), None prints as nothing. markdown (rulebook chapters): block tags leave no blank lines, and
-    every value is shielded from Markdown (pipeline/render/markup.py) unless written `{{ value|markdown }}`."""
+    every value is shielded from Markdown (pipeline/render/markup.py) unless written `{{ value|markdown }}`.
+    Faces get the colour filters `readable` and `ink_on` (pipeline/render/colours.py)."""
     from jinja2 import StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
 
+    from pipeline.render.colours import ink_on, readable
+
     if not markdown:
-        return SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                    finalize=lambda value: "" if value is None else value)
+        env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                   finalize=lambda value: "" if value is None else value)
+        env.filters.update(readable=readable, ink_on=ink_on)      # colours that read (render/colours.py)
+        return env
     from jinja2.runtime import Macro
 
     from pipeline.render.markup import Markdown, shield

@@ -4,14 +4,17 @@ chart, the player aid and the robot reference. Every page fits A4 and Letter (19
 from __future__ import annotations
 
 from pipeline.data.specs import FaceSpec, PageSpec, Records
-from pipeline.games.challengers.components.cards import KEYWORDS
+from pipeline.games.challengers.components.cards import KEYWORDS, POKER
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.render.charts.pairing import ChartGeometry, PairingTable, chart_context
 
 PAGE = (190.0, 250.0)
 AID = (148.0, 210.0)            # A5: 2-up on a sheet, one per player
 ROBOT = "Robot"
-MAT_HEADER, MAT_FOOTER, MAT_GAP = 24.0, 30.0, 5.0
+SLEEVE_MM = 2.0                 # a slot is at least its card plus this (a sleeved card, fingers to lift it)
+MAT_HEADER, MAT_GAP, MAT_FOOTER_MIN = 21.0, 3.0, 20.0
+SLOT = ((PAGE[0] - MAT_GAP) / 2, POKER[0] + SLEEVE_MM + 0.5)       # a card lies across: 93.5 × 66 mm
+MAT_ROWS = int((PAGE[1] - MAT_HEADER - MAT_FOOTER_MIN + MAT_GAP) // (SLOT[1] + MAT_GAP))
 CHART_TOP = 24.0                # the chart's heading above its blocks
 
 
@@ -21,21 +24,24 @@ def seat_name(seat: int) -> str:
 
 # --- bench mats --------------------------------------------------------------------------------------------
 
-def bench_slots(slots: int, size: tuple[float, float] = PAGE) -> list[dict]:
-    """The numbered slots of a mat, two columns, in reading order: number and box (mm)."""
-    rows = -(-slots // 2)
-    width = (size[0] - MAT_GAP) / 2
-    height = (size[1] - MAT_HEADER - MAT_FOOTER - (rows - 1) * MAT_GAP) / rows
-    return [{"number": i + 1, "x": round((i % 2) * (width + MAT_GAP), 3),
-             "y": round(MAT_HEADER + (i // 2) * (height + MAT_GAP), 3), "w": round(width, 3), "h": round(height, 3)}
-            for i in range(slots)]
+def bench_slots(slots: int) -> list[list[dict]]:
+    """The numbered slots of a seat's mats, two columns in reading order, MAT_ROWS rows a mat (a bench of more
+    slots than one mat holds goes on to a second): per mat, each slot's number and box (mm). Every slot holds
+    a card lying across with SLEEVE_MM to spare."""
+    per_mat = 2 * MAT_ROWS
+    boxes = [{"number": i + 1, "x": round((i % 2) * (SLOT[0] + MAT_GAP), 3),
+              "y": round(MAT_HEADER + (i % per_mat // 2) * (SLOT[1] + MAT_GAP), 3), "w": round(SLOT[0], 3),
+              "h": round(SLOT[1], 3)} for i in range(slots)]
+    return [boxes[i:i + per_mat] for i in range(0, slots, per_mat)]
 
 
 def bench_mats(rules: dict, count: int) -> PageSpec:
-    slots = bench_slots(rules["bench_slots"])
-    faces = tuple(FaceSpec("bench.yaml", {"seat": seat_name(s), "slots": slots, "rules": rules,
-                                          "footer_y": PAGE[1] - MAT_FOOTER + 3},
-                           None, f"bench-{s}", f"bench mat {seat_name(s)}") for s in range(1, count + 1))
+    mats = bench_slots(rules["bench_slots"])
+    footer_y = MAT_HEADER + MAT_ROWS * (SLOT[1] + MAT_GAP)
+    faces = tuple(FaceSpec("bench.yaml", {"seat": seat_name(s), "slots": slots, "rules": rules, "footer_y": footer_y},
+                           None, f"bench-{s}" + (f"-{m + 1}" if m else ""),
+                           f"bench mat {seat_name(s)}" + (f" ({m + 1}/{len(mats)})" if len(mats) > 1 else ""))
+                  for s in range(1, count + 1) for m, slots in enumerate(mats))
     return PageSpec("bench", "Bancs", faces, PAGE)
 
 
