@@ -90,7 +90,7 @@ def test_reprint_holds_exactly_the_changed_and_added_cards_with_mirrored_backs(d
     folder = repo / "output" / "buildit" / "diff"
     assert sorted(path.name for path in folder.iterdir()) == ["changes.pdf", "reprint-a4.pdf", "reprint-letter.pdf"]
     with pdfplumber.open(folder / "reprint-letter.pdf") as pdf:
-        assert len(pdf.pages) == 2                                      # Letter turns the cards: text not read
+        assert len(pdf.pages) == 2                                      # Letter too: 3 × 3, one sheet
     with pdfplumber.open(folder / "reprint-a4.pdf") as pdf:
         assert len(pdf.pages) == 2                                      # one sheet, printed duplex
         front, back = pdf.pages

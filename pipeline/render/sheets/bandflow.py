@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.render.sheets.plan import EPS
+EPS = 1e-6                    # floating-point slack when fitting pieces
+
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,12 @@ from pipeline.render.fonts import FontSet
 from pipeline.render.glyphs import draw_string, string_width
 from pipeline.render.pdf import page_mark
 from pipeline.render.sheets.bandflow import Piece, flow
-from pipeline.render.sheets.plan import Band, FOOTER_SPACING, LINE, SheetPlan
+from pipeline.render.sheets.plan import (BAR_LABEL_GAP_MM, BAR_MM, Band, FOOTER_SPACING, LINE, SheetPlan,
+                                         footer_pieces)
 
 TEXT_SIZE = 7.0
 MIN_TEXT_SIZE = 6.0                # the smallest printed text the design allows
 MARK_WIDTH = 0.3                   # points: thin enough to cut through, thick enough to see
-BAR_MM = 50.0
-BAR_LABEL_GAP_MM = 2.0
 CALIBRATION_LABEL = "50 mm — imprimer à 100 % (taille réelle)"
 FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",),
                 "tokens": ("recto seul ; jeton recto verso : plier sur le pointillé, coller",)}
@@ -162,38 +161,48 @@ def _footer_item(canvas, fonts: FontSet, item: str | None, u: float, line_bottom
 
 
 HEADER_JOINERS = (" · ", ", ")      # where a windowed band's header may break, the stronger first
+ELLIPSIS = " …"
 
 
-def _header_pieces(fonts: FontSet, text: str, room: float) -> list[tuple[str, str]]:
-    """(joiner, words): the header cut at each " · ", and a part longer than `room` (mm) at its commas;
-    a part still too long is fitted (smaller, then cut with an ellipsis)."""
+def _header_parts(fonts: FontSet, text: str, room: float) -> list[list[str]]:
+    """The header's parts (cut at each " · "), each as its words: a part longer than `room` (mm) cut at
+    its commas, each comma kept with the word before it; a word still too long cut with an ellipsis."""
     font, fallbacks = fonts.name("body"), fonts.fallbacks
-    pieces: list[tuple[str, str]] = []
+    parts = []
     for part in text.split(HEADER_JOINERS[0]):
-        joiner = HEADER_JOINERS[0]
         words = [part]
         if string_width(part, font, TEXT_SIZE, fallbacks) > room * MM:
             cut = part.split(HEADER_JOINERS[1])
-            words = [w + "," for w in cut[:-1]] + cut[-1:]
+            words = [w + HEADER_JOINERS[1].strip() for w in cut[:-1]] + cut[-1:]
         for index, word in enumerate(words):
-            pieces.append((joiner if index == 0 else " ", _fit_text(word, font, room * MM, fallbacks)[0]))
-    return pieces
+            while string_width(word, font, TEXT_SIZE, fallbacks) > room * MM and len(word) > 1:
+                word = word[:-2] + "…"
+            words[index] = word
+        parts.append(words)
+    return parts
 
 
 def _flow_header(canvas, fonts: FontSet, band: Band, text: str, mark: str) -> None:
-    """The header, then the edition mark, along a windowed band (bandflow.flow)."""
+    """The header, then the edition mark, along a windowed band (bandflow.flow). Words that do not all fit
+    leave from the end of the longest list (its last shown word followed by "…"), so the page number and
+    the mark stay."""
     font, fallbacks = fonts.name("body"), fonts.fallbacks
     windows = band.windows()
-    room = max((b - a for a, b in windows), default=0.0)
-    pieces = _header_pieces(fonts, text, room)
     width = lambda t, size=TEXT_SIZE: string_width(t, font, size, fallbacks) / MM  # noqa: E731
-    laid = [Piece(width(words), width(joiner)) for joiner, words in pieces]
-    if mark:
-        laid.append(Piece(width(mark, MARK_SIZE), MARK_GAP_MM))
-    starts = flow(laid, windows)
-    if starts is None:                      # more words than windows: one fitted line in the longest
-        pieces, laid = [("", _fit_text(text, font, room * MM, fallbacks)[0])], [Piece(room, 0.0)]
-        starts = [next((i, a) for i, (a, b) in enumerate(windows) if b - a == room)] if windows else []
+    parts = _header_parts(fonts, text, max((b - a for a, b in windows), default=0.0))
+    while True:
+        pieces = [(HEADER_JOINERS[0] if index == 0 else " ", word)
+                  for part in parts for index, word in enumerate(part)]
+        laid = [Piece(width(words), width(joiner)) for joiner, words in pieces]
+        laid += [Piece(width(mark, MARK_SIZE), MARK_GAP_MM)] if mark else []
+        starts = flow(laid, windows)
+        longest = max(parts, key=len)
+        if starts is not None or len(longest) < 2:
+            break
+        shown = longest[-2].removesuffix(ELLIPSIS)
+        longest[-2:] = [shown + ("" if shown.endswith(",") else ",") + ELLIPSIS]
+    if starts is None:              # not even one word a part fits: nothing rather than words over words
+        return
     with _band_space(canvas, band) as (_, thickness):
         canvas.setFillColorRGB(0, 0, 0)
         baseline = _baseline(fonts, TEXT_SIZE, thickness - LINE * MM)
@@ -201,7 +210,7 @@ def _flow_header(canvas, fonts: FontSet, band: Band, text: str, mark: str) -> No
             if index and starts[index - 1][0] == window:
                 draw_string(canvas, (u - piece.joiner) * MM, baseline, joiner, font, TEXT_SIZE, fallbacks)
             draw_string(canvas, u * MM, baseline, words, font, TEXT_SIZE, fallbacks)
-        if mark and len(starts) == len(laid):
+        if mark:
             draw_page_mark(canvas, fonts, starts[-1][1] * MM,
                            _baseline(fonts, MARK_SIZE, thickness - LINE * MM), mark, align="left")
 
@@ -210,9 +219,8 @@ def _flow_footer(canvas, fonts: FontSet, band: Band, notes: tuple[str, ...]) -> 
     """The calibration bar, its label and the notes along a windowed band (bandflow.flow)."""
     font = fonts.name("body")
     texts = [CALIBRATION_LABEL, *notes]
-    laid = [Piece(BAR_MM, 0.0), Piece(stringWidth(texts[0], font, TEXT_SIZE) / MM, BAR_LABEL_GAP_MM)]
-    laid += [Piece(stringWidth(n, font, TEXT_SIZE) / MM, FOOTER_SPACING) for n in notes]
-    starts = flow(laid, band.windows()) or []
+    items = (footer_items(fonts, "")[0], *(stringWidth(n, font, TEXT_SIZE) / MM for n in notes))
+    starts = flow(footer_pieces(items), band.windows()) or []
     with _band_space(canvas, band) as (_, thickness):
         canvas.setFillColorRGB(0, 0, 0)
         canvas.setStrokeColorRGB(0, 0, 0)

@@ -31,6 +31,8 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
+from pipeline.render.sheets.bandflow import Piece, flow
+
 CARD_EDGE = 5.0               # no card, nor its printed bleed, closer to the paper edge
 MARK_EDGE = 3.0               # no crop mark, header or footer closer to the paper edge
 BAND_EDGES = (5.0, 4.0, 3.0)  # where the header and footer may sit from the edge, safest first
@@ -44,6 +46,8 @@ SHORT_EDGE = 4.2              # and ending this far from the paper edge, where h
 WINDOW_MIN = 10.0             # a windowed band's stretch between two marks shorter than this stays empty
 BAND_GAP = 1.5                # air between the crop marks and the header/footer bands
 LINE = 3.5                    # one 7 pt line of text (Lato ascent + descent is about 3 mm)
+BAR_MM = 50.0                 # the footer's calibration bar, first of its items
+BAR_LABEL_GAP_MM = 2.0        # between the bar and its label
 FOOTER_SPACING = 5.0          # between the footer's items when they share one line
 FOLD_CLEAR = MARK_MAX         # the marks crossing the fold gap: one full-length mark, with the fold line and its label
 EPS = 1e-6                    # floating-point slack when counting what fits
@@ -251,6 +255,14 @@ def _count(room: float, size: float, gutter: float) -> int:
     return max(0, math.floor((room + gutter + EPS) / (size + gutter)))
 
 
+def footer_pieces(items: tuple[float, ...]) -> list[Piece]:
+    """The footer's items as a windowed band lays them out: the calibration bar, its label (which may go to
+    the next window), then the notes."""
+    label = items[0] - BAR_MM - BAR_LABEL_GAP_MM
+    bar = [Piece(BAR_MM, 0.0)] + ([Piece(label, BAR_LABEL_GAP_MM)] if label > EPS else [])
+    return bar + [Piece(width, FOOTER_SPACING) for width in items[1:]]
+
+
 def _mark_room(room: float) -> float:
     """The mark length a margin leaves (mm, down to 0.1 mm), at most MARK_MAX."""
     return min(MARK_MAX, math.floor(room * 10 + EPS) / 10)
@@ -331,8 +343,10 @@ def _try(paper, card, bleed, choice: _Choice, foldover, footer_items, reserve) -
     if not choice.windowed:
         return plan
     stops = tuple(y - edge for y in plan.cut_ys)            # the side marks cross the bands there
-    return replace(plan, header=replace(header, stops=stops, clear=BAND_GAP + ry),
-                   footer=replace(footer, stops=stops, clear=BAND_GAP + ry))
+    footer = replace(footer, stops=stops, clear=BAND_GAP + ry)
+    if flow(footer_pieces(footer_items), footer.windows()) is None:
+        return None                                          # windows too short for the footer
+    return replace(plan, header=replace(header, stops=stops, clear=BAND_GAP + ry), footer=footer)
 
 
 def choose_plan(paper: tuple[float, float], card: tuple[float, float], bleed: float, *, foldover: bool = False,

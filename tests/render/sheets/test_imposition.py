@@ -305,6 +305,28 @@ def test_letter_header_and_footer_run_between_the_marks(tmp_path, offset):
                     assert apart, (number, c["text"], (x0, y0, x1, y1))
 
 
+def test_a_long_letter_header_keeps_its_page_number_and_cuts_its_list(tmp_path):
+    """A header longer than the side band's three windows flows through them and loses words from the end
+    of its longest list ("…"), never the page number nor the edition mark; the words never overlap."""
+    from pipeline.render.pdf import credits
+    title = "Cartes 63,5 × 88,9 mm : " + ", ".join(f"Paquet numéro {n} des Équipes du Nord" for n in range(1, 9))
+    with credits("test", edition="Jeu · v9"):
+        path, _ = write_pnp_title(tmp_path, title)
+    with pdfplumber.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            header = _band_text(page, left=True)
+            assert header.startswith("NBA · Cartes 63,5 × 88,9 mm : Paquet numéro 1 des Équipes du Nord,"), header
+            assert "…" in header and "numéro 8" not in header
+            assert header.endswith(f"page {number}/2 ({'recto' if number == 1 else 'verso'})Jeu · v9"), header
+            chars = sorted((c for c in page.chars if c["x1"] < 15 * MM), key=lambda c: c["y0"])
+            assert all(a["y1"] <= b["y0"] + 0.01 for a, b in zip(chars, chars[1:]))     # one line, no overlap
+
+
+def write_pnp_title(tmp_path, title: str):
+    path = tmp_path / "long.pdf"
+    return path, write_pnp(path, *deck(3), PrintOptions(paper="letter", game_title="NBA", component_title=title))
+
+
 # ----------------------------------------------------------------------------- duplex
 def _front_back_pairs(path, page_front, page_back, card=POKER):
     with pdfplumber.open(path) as pdf:
