@@ -10,6 +10,14 @@ guide.yaml (every key optional; the texts are printed as written, in the game's 
       - {files: [dice-nets, dice-stickers], instead: "des dés ordinaires et la référence des dés"}
     assembly: ["Triez les pions par couleur…"]     # steps only this game has, after the common ones
     notes: ["…"]                  # anything else worth knowing before printing
+    write_on: [score-sheet]       # pages written on during a game: keep an original to photocopy
+    kinds: {pawns: pions}         # what report.md calls a component, where its size does not say it
+    prints:                       # lighter prints than the full one, each with its own sheet count
+      - {name: "À 2 joueurs", note: "…", without: [cards-robot, robotaid], pages: {bench: 2}, copies: {aid: 1}}
+    settings:                     # the rulebook's "Choix de cette édition": the workbook cells behind each choice,
+      - {point: "Coût d'une construction", parameters: [build_cost_mode]}    # listed in report.md's developer part
+    glossary:                     # one word per thing on every printed page (pipeline/guide/glossary.py)
+      - {term: action, means: "…", avoid: ["tir réussi", "SHOT"]}
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from pathlib import Path
 
 from pipeline.core.errors import Report, SourceRef
 from pipeline.core.safe_yaml import YamlRefused, read_yaml
+from pipeline.guide.glossary import Term, read_terms
 
 GUIDE_FILE = Path("guide") / "guide.yaml"
 
@@ -78,9 +87,18 @@ class GameGuide:
     optional: list[dict] = field(default_factory=list)
     assembly: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    write_on: list[str] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)
+    prints: list[dict] = field(default_factory=list)
+    settings: list[dict] = field(default_factory=list)
+    glossary: tuple[Term, ...] = ()
 
     def optional_reason(self, file_stem: str) -> str | None:
         return next((o["instead"] for o in self.optional if file_stem in o["files"]), None)
+
+    def optional_files(self) -> frozenset[str]:
+        """The names of the files a print can leave out (the paper bill counts them apart)."""
+        return frozenset(name for o in self.optional for name in o["files"])
 
 
 def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide:
@@ -100,7 +118,9 @@ def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide
     problems: list[str] = []
     guide = GameGuide(shopping=_records(data, "shopping", ("item",), ("quantity", "note"), problems),
                       optional=_optional(data, problems), assembly=_texts(data, "assembly", problems),
-                      notes=_texts(data, "notes", problems))
+                      notes=_texts(data, "notes", problems), write_on=_names(data, "write_on", problems),
+                      kinds=_words(data, problems), prints=_prints(data, problems),
+                      settings=_settings(data, problems), glossary=read_terms(data, problems))
     for problem in problems:
         report.warning(where, problem, "guide")
     return guide
@@ -150,4 +170,56 @@ def _optional(data, problems: list[str]) -> list[dict]:
             problems.append(f"'optional' item {index} needs files (a list of file names) and instead (a text)")
             continue
         found.append({"files": [f.removesuffix(".pdf") for f in files], "instead": value["instead"].strip()})
+    return found
+
+
+def _names(data, key: str, problems: list[str]) -> list[str]:
+    names = []
+    for index, value in enumerate(_section(data, key, problems), 1):
+        if isinstance(value, str) and value.strip():
+            names.append(value.strip().removesuffix(".pdf"))
+        else:
+            problems.append(f"'{key}' item {index} must be a file name")
+    return names
+
+
+def _words(data, problems: list[str]) -> dict[str, str]:
+    value = data.get("kinds", {}) if isinstance(data, dict) else {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        problems.append("'kinds' must map component ids to words")
+        return {}
+    return {k: v.strip() for k, v in value.items()}
+
+
+def _prints(data, problems: list[str]) -> list[dict]:
+    """Lighter prints: a name, a note, the files left out, and files printed in part (pages) or in fewer
+    copies: {name, note, without: [file], pages: {file: n}, copies: {file: n}}."""
+    found = []
+    for index, value in enumerate(_section(data, "prints", problems), 1):
+        ok = isinstance(value, dict) and isinstance(value.get("name"), str)
+        without = value.get("without", []) if ok else None
+        parts = {key: value.get(key, {}) if ok else None for key in ("pages", "copies")}
+        ok = ok and isinstance(without, list) and all(isinstance(f, str) for f in without) and all(
+            isinstance(part, dict) and all(isinstance(k, str) and isinstance(n, int) and n >= 0 for k, n in part.items())
+            for part in parts.values())
+        if not ok:
+            problems.append(f"'prints' item {index} needs a name, and without (file names), pages and copies "
+                            f"(file name: whole number)")
+            continue
+        found.append({"name": value["name"].strip(), "note": str(value.get("note") or "").strip(),
+                      "without": [f.removesuffix(".pdf") for f in without],
+                      **{key: {k.removesuffix(".pdf"): n for k, n in part.items()} for key, part in parts.items()}})
+    return found
+
+
+def _settings(data, problems: list[str]) -> list[dict]:
+    """The edition's choices and the workbook cells behind them: {point, parameters: [name], sheets: [name]}."""
+    found = []
+    for index, value in enumerate(_section(data, "settings", problems), 1):
+        lists = [value.get(key, []) for key in ("parameters", "sheets")] if isinstance(value, dict) else None
+        if not (lists and isinstance(value.get("point"), str)
+                and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in lists)):
+            problems.append(f"'settings' item {index} needs a point (a text) and parameters or sheets (names)")
+            continue
+        found.append({"point": value["point"].strip(), "parameters": lists[0], "sheets": lists[1]})
     return found
