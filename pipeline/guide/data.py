@@ -59,6 +59,26 @@ SLEEVE_FIT_MM = 1.0              # a sleeve sold for 63.5 × 88 takes a 63.5 × 
 SLEEVED_SIDES_MM = (35.0, 130.0)  # smaller pieces are tokens; larger ones are boards or calendars
 
 
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+
+
+def paper_name(paper: str) -> str:
+    return PAPER_NAMES.get(paper, paper.upper())
+
+
+def num(value: float) -> str:
+    """A number as French prints it: 63,5 and 88,9."""
+    return f"{value:g}".replace(".", ",")
+
+
+def size(size_mm) -> str:
+    return f"{num(size_mm[0])} × {num(size_mm[1])} mm"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def stock_of(kind: str) -> str:
     """The paper stock a file of this kind prints on; a kind the table does not know is a component."""
     return _STOCK_OF_KIND.get(kind, _STOCK_OF_KIND.get(kind.split("-")[0], "card"))

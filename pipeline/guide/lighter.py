@@ -2,13 +2,13 @@
 count beside the headline total (which never counts them, as the paper bill does not), and the lighter prints a
 game declares in its guide data (templates/<game>/guide/guide.yaml `prints`: what a table of two needs, a first
 game's set), each with the files it takes and its sheet total, counted from the build's own entries like the
-paper bill (pipeline/guide/paperbill.py sheets)."""
+paper bill (pipeline/guide/paperbill.py sheets). Its functions take print_guide.py's PaperPrint (which calls
+them: this module does not import it)."""
 
 from __future__ import annotations
 
-from pipeline.guide.data import STOCKS, stock_of
+from pipeline.guide.data import STOCKS, paper_name, plural, stock_of
 from pipeline.guide.paperbill import file_stem, sheets
-from pipeline.guide.print_guide import PaperPrint, paper_name, plural
 from pipeline.render.markup import md_escape
 
 

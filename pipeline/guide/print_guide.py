@@ -12,35 +12,18 @@ from __future__ import annotations
 import math
 from pathlib import PurePosixPath
 
-from pipeline.guide.data import GameGuide, STOCKS, STOCK_USES, stock_of
+from pipeline.guide.data import STOCKS, STOCK_USES, GameGuide, num, paper_name, plural, size, stock_of
 from pipeline.guide.ids import edition
 from pipeline.guide.sleeves import SLEEVE_PACK, sleeve_sizes, sleeves
 from pipeline.render.markup import md_escape
 
-PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
 TOKEN_SIDE_MM = 30.0             # below this a card-kind piece is a token, cut last
 DICE_FILES = {"dice-nets": "patrons de dés", "dice-stickers": "autocollants de dés"}
-
-
-def paper_name(paper: str) -> str:
-    return PAPER_NAMES.get(paper, paper.upper())
 
 
 def guide_name(paper: str) -> str:
     return f"guide-{paper}.md"
 
-
-def num(value: float) -> str:
-    """A number as French prints it: 63,5 and 88,9."""
-    return f"{value:g}".replace(".", ",")
-
-
-def size(size_mm) -> str:
-    return f"{num(size_mm[0])} × {num(size_mm[1])} mm"
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
 def is_cards(entry: dict) -> bool:

@@ -5,18 +5,10 @@ from __future__ import annotations
 
 import math
 
-from pipeline.guide.data import sleeve_for, takes_a_sleeve
+from pipeline.guide.data import num, size, sleeve_for, takes_a_sleeve
 from pipeline.render.markup import md_escape
 
 SLEEVE_PACK = 100                # sleeves are sold by the hundred, more or less
-
-
-def _num(value: float) -> str:
-    return f"{value:g}".replace(".", ",")
-
-
-def size(size_mm) -> str:
-    return f"{_num(size_mm[0])} × {_num(size_mm[1])} mm"
 
 
 def sleeve_sizes(data: dict) -> list[dict]:
@@ -36,7 +28,7 @@ def sleeve_text(row: dict) -> str:
     if row["sleeve"] is None:
         short, long = row["size_mm"]
         return (f"pas de format courant pour {size(row['size_mm'])} : des manchons d'au moins "
-                f"{_num(math.ceil(short + 1))} × {_num(math.ceil(long + 1))} mm, ou pas de manchon")
+                f"{num(math.ceil(short + 1))} × {num(math.ceil(long + 1))} mm, ou pas de manchon")
     (width, height), name = row["sleeve"]
     return f"« {name} », vendus pour des cartes de {size((width, height))}"
 

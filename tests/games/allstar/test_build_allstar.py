@@ -104,5 +104,5 @@ def test_the_rulebook_ends_with_this_editions_readings(built):
                    "le draft en passe est réservé aux parties de trois managers ou plus"):
         assert phrase in chapter, phrase
     developer = (built / "report.md").read_text().split("## Données de développement")[1]
-    for name in ("swaps_per_round", "playoff_weakest_by", "mode"):     # the developer's names, not the players'
+    for name in ("swaps_per_round", "playoff_weakest_by", "final_tiebreak_includes_ticket_bonus"):    # not the players'
         assert f"`{name}`" in developer and f" {name} " not in f" {chapter} ", name

@@ -94,7 +94,8 @@ def _row(lines: list[str], point: str) -> str:
 
 def test_the_choices_chapter_states_each_reading_from_the_rules_sheet(project):
     before = _choices(_rulebook_text(project))
-    assert _row(before, "Points de la Ville").startswith("Points de la Ville gagnés au moment de construire, et comptés")
+    assert _row(before, "Points de la Ville").startswith("Points de la Ville gagnés au moment de construire")
+    assert "comptés en fin de partie" in _row(before, "Points de la Ville")             # the other way to play
     assert _row(before, "Coût d'une construction").startswith("Coût d'une construction 2 PO par parcelle construite 3 PO")
     assert not any("city_points_timing" in line or "pnp simulate" in line for line in before)   # the players' book
     assert any(line.startswith("• Pions limités.") for line in before)
