@@ -12,6 +12,14 @@ guide.yaml (every key optional; the texts are printed as written, in the game's 
     notes: ["…"]                  # anything else worth knowing before printing
     box:                          # a box is `groups` of the groups its decks are printed in (CardDeck.group)
       {groups: 2, group: "équipe", title: "Une seule boîte : les deux équipes qui s'affrontent"}
+    write_on: [score-sheet]       # pages written on during a game: keep an original to photocopy
+    kinds: {pawns: pions}         # what report.md calls a component, where its size does not say it
+    prints:                       # lighter prints than the full one, each with its own sheet count
+      - {name: "À 2 joueurs", note: "…", without: [cards-robot, robotaid], pages: {bench: 2}, copies: {aid: 1}}
+    settings:                     # the rulebook's "Choix de cette édition": the workbook cells behind each choice,
+      - {point: "Coût d'une construction", parameters: [build_cost_mode]}    # listed in report.md's developer part
+    glossary:                     # one word per thing on every printed page (pipeline/guide/glossary.py)
+      - {term: action, means: "…", avoid: ["tir réussi", "SHOT"]}
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from pathlib import Path
 
 from pipeline.core.errors import Report, SourceRef
 from pipeline.core.safe_yaml import YamlRefused, read_yaml
+from pipeline.guide.glossary import Term, read_terms
 
 GUIDE_FILE = Path("guide") / "guide.yaml"
 
@@ -52,6 +61,26 @@ SLEEVE_FIT_MM = 1.0              # a sleeve sold for 63.5 × 88 takes a 63.5 × 
 SLEEVED_SIDES_MM = (35.0, 130.0)  # smaller pieces are tokens; larger ones are boards or calendars
 
 
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+
+
+def paper_name(paper: str) -> str:
+    return PAPER_NAMES.get(paper, paper.upper())
+
+
+def num(value: float) -> str:
+    """A number as French prints it: 63,5 and 88,9."""
+    return f"{value:g}".replace(".", ",")
+
+
+def size(size_mm) -> str:
+    return f"{num(size_mm[0])} × {num(size_mm[1])} mm"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def stock_of(kind: str) -> str:
     """The paper stock a file of this kind prints on; a kind the table does not know is a component."""
     return _STOCK_OF_KIND.get(kind, _STOCK_OF_KIND.get(kind.split("-")[0], "card"))
@@ -81,9 +110,18 @@ class GameGuide:
     assembly: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     box: dict = field(default_factory=dict)      # {"groups": 2, "group": "équipe", "title": "…"} or {}
+    write_on: list[str] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)
+    prints: list[dict] = field(default_factory=list)
+    settings: list[dict] = field(default_factory=list)
+    glossary: tuple[Term, ...] = ()
 
     def optional_reason(self, file_stem: str) -> str | None:
         return next((o["instead"] for o in self.optional if file_stem in o["files"]), None)
+
+    def optional_files(self) -> frozenset[str]:
+        """The names of the files a print can leave out (the paper bill counts them apart)."""
+        return frozenset(name for o in self.optional for name in o["files"])
 
 
 def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide:
@@ -103,7 +141,9 @@ def read_game_guide(template_dir: Path, root: Path, report: Report) -> GameGuide
     problems: list[str] = []
     guide = GameGuide(shopping=_records(data, "shopping", ("item",), ("quantity", "note"), problems),
                       optional=_optional(data, problems), assembly=_texts(data, "assembly", problems),
-                      notes=_texts(data, "notes", problems), box=_box(data, problems))
+                      notes=_texts(data, "notes", problems), write_on=_names(data, "write_on", problems),
+                      kinds=_words(data, problems), prints=_prints(data, problems),
+                      settings=_settings(data, problems), glossary=read_terms(data, problems), box=_box(data, problems))
     for problem in problems:
         report.warning(where, problem, "guide")
     return guide
@@ -168,3 +208,53 @@ def _box(data, problems: list[str]) -> dict:
     if unknown:
         problems.append(f"'box': unknown key(s) {', '.join(sorted(unknown))}")
     return {"groups": value["groups"], "group": value["group"].strip(), "title": value["title"].strip()}
+def _names(data, key: str, problems: list[str]) -> list[str]:
+    names = []
+    for index, value in enumerate(_section(data, key, problems), 1):
+        if isinstance(value, str) and value.strip():
+            names.append(value.strip().removesuffix(".pdf"))
+        else:
+            problems.append(f"'{key}' item {index} must be a file name")
+    return names
+
+
+def _words(data, problems: list[str]) -> dict[str, str]:
+    value = data.get("kinds", {}) if isinstance(data, dict) else {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        problems.append("'kinds' must map component ids to words")
+        return {}
+    return {k: v.strip() for k, v in value.items()}
+
+
+def _prints(data, problems: list[str]) -> list[dict]:
+    """Lighter prints: a name, a note, the files left out, and files printed in part (pages) or in fewer
+    copies: {name, note, without: [file], pages: {file: n}, copies: {file: n}}."""
+    found = []
+    for index, value in enumerate(_section(data, "prints", problems), 1):
+        ok = isinstance(value, dict) and isinstance(value.get("name"), str)
+        without = value.get("without", []) if ok else None
+        parts = {key: value.get(key, {}) if ok else None for key in ("pages", "copies")}
+        ok = ok and isinstance(without, list) and all(isinstance(f, str) for f in without) and all(
+            isinstance(part, dict) and all(isinstance(k, str) and isinstance(n, int) and n >= 0 for k, n in part.items())
+            for part in parts.values())
+        if not ok:
+            problems.append(f"'prints' item {index} needs a name, and without (file names), pages and copies "
+                            f"(file name: whole number)")
+            continue
+        found.append({"name": value["name"].strip(), "note": str(value.get("note") or "").strip(),
+                      "without": [f.removesuffix(".pdf") for f in without],
+                      **{key: {k.removesuffix(".pdf"): n for k, n in part.items()} for key, part in parts.items()}})
+    return found
+
+
+def _settings(data, problems: list[str]) -> list[dict]:
+    """The edition's choices and the workbook cells behind them: {point, parameters: [name], sheets: [name]}."""
+    found = []
+    for index, value in enumerate(_section(data, "settings", problems), 1):
+        lists = [value.get(key, []) for key in ("parameters", "sheets")] if isinstance(value, dict) else None
+        if not (lists and isinstance(value.get("point"), str)
+                and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in lists)):
+            problems.append(f"'settings' item {index} needs a point (a text) and parameters or sheets (names)")
+            continue
+        found.append({"point": value["point"].strip(), "parameters": lists[0], "sheets": lists[1]})
+    return found

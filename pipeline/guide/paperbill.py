@@ -5,6 +5,10 @@ on the written PDFs: each page is rendered in grey at a coarse resolution and it
 (0 = blank, 1 = solid black), then stated in the unit cartridge yields are rated in, pages of 5 % coverage
 (ISO/IEC 24711). A colour page counts by its luminance, so the figure compares files and variants
 (the ink-saver files against the full-colour ones) rather than predicting a given printer's use.
+
+A file the game's guide data marks optional (templates/<game>/guide/guide.yaml: NBA's dice nets and stickers,
+Fightball's mat) is a row marked `optional` and stays out of the headline totals: `standard` (and `ink_saver`)
+is the full print without them, what the print guide states first, and `optional` adds them up on their own.
 """
 
 from __future__ import annotations
@@ -66,14 +70,31 @@ def sheets(entry: dict) -> tuple[int, int]:
     return double * copies, pages * copies
 
 
-def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage) -> dict:
+def file_stem(path: str) -> str:
+    """A home file's name without its folder, its suffix and its ink variant: 'dice-nets', 'field-mat'."""
+    return Path(path).stem.removesuffix("-ink-saver")
+
+
+def is_optional(entry: dict, optional: frozenset[str]) -> bool:
+    """A file a print can leave out: its name is optional (guide.yaml names files: 'dice-nets'), or, for a
+    pooled file, the file of every one of its members (a member's own file is named after its component)."""
+    if not optional:
+        return False
+    if file_stem(entry["path"]) in optional:
+        return True
+    return bool(entry.get("members")) and all(member in optional for member in entry["members"])
+
+
+def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage, optional=frozenset()) -> dict:
     """Per paper: a row per home-print file and the totals of a full print, with the standard files and
-    with the ink-saver files in their place wherever they were built.
+    with the ink-saver files in their place wherever they were built; `optional`: the component ids whose
+    files a print can leave out (their rows are marked, and counted apart in the `optional` total).
 
     Pooled sheets (pipeline/kinds/pooled.py) take their members' place: a member's own file is listed
     under `per_component` with the pooled file it is in, and is not counted in the totals. The fold-over
     twin of a duplex card file (`foldover_of`, pipeline/kinds/cards.py) is printed instead of it, never with
     it: listed under `foldover`, never counted."""
+    optional = frozenset(optional)
     pooled_in = {(e["paper"], bool(e.get("ink_saver")), member): e["path"] for e in outputs
                  if e.get("format") == "pnp" and e.get("pooled") and not e.get("foldover_of")
                  for member in e.get("members", ())}
@@ -86,6 +107,8 @@ def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage) -> dict:
         row = {"component": entry["component"], "path": entry["path"], "kind": entry.get("kind", "cards"),
                "ink_saver": bool(entry.get("ink_saver")), "double_sided": double, "single_sided": single,
                "ink_pages_5pc": round(ink, 1)}
+        if is_optional(entry, optional):
+            row["optional"] = True
         paper = bill.setdefault(entry["paper"], {"rows": [], "per_component": []})
         if entry.get("foldover_of"):
             paper.setdefault("foldover", []).append({**row, "foldover_of": entry["foldover_of"]})
@@ -97,9 +120,13 @@ def paper_bill(outputs: list[dict], root: Path, measure=ink_coverage) -> dict:
             paper["rows"].append(row)
     for paper in bill.values():
         paper["saved_by_pooling"] = _saving(paper)
-        paper["totals"] = {"standard": _total(paper["rows"], ink_saver=False)}
-        if any(r["ink_saver"] for r in paper["rows"]):
-            paper["totals"]["ink_saver"] = _total(paper["rows"], ink_saver=True)
+        required = [r for r in paper["rows"] if not r.get("optional")]
+        paper["totals"] = {"standard": _total(required, ink_saver=False)}
+        if any(r["ink_saver"] for r in required):
+            paper["totals"]["ink_saver"] = _total(required, ink_saver=True)
+        extras = [r for r in paper["rows"] if r.get("optional")]
+        if extras:
+            paper["totals"]["optional"] = _total(extras, ink_saver=False)
     return bill
 
 

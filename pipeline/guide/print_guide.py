@@ -2,8 +2,9 @@
 
 One guide per paper (output/<game>/guide-<paper>.md), from report.json's data only: what to print for
 that paper in the standard ink mode, on which paper stock, with the sheet totals of the paper bill as they
-are (never recounted); the sleeves for each card size; what to buy; the duplex calibration; the order in
-which to cut and assemble. report.md opens with the first paper's guide and keeps the developer data last.
+are (never recounted), the optional files and lighter prints apart (lighter.py); the sleeves for each card size
+(sleeves.py); what to buy; the duplex calibration; the order in which to cut and assemble, what every print needs
+first. report.md opens with the first paper's guide and keeps the developer data last.
 """
 
 from __future__ import annotations
@@ -12,35 +13,18 @@ import math
 from pathlib import PurePosixPath
 
 from pipeline.guide.alternatives import foldover_files, one_box
-from pipeline.guide.data import GameGuide, STOCKS, STOCK_USES, sleeve_for, stock_of, takes_a_sleeve
+from pipeline.guide.data import STOCKS, STOCK_USES, GameGuide, num, paper_name, plural, size, stock_of
 from pipeline.guide.ids import edition
+from pipeline.guide.sleeves import SLEEVE_PACK, sleeve_sizes, sleeves
 from pipeline.render.markup import md_escape
 
-PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
 TOKEN_SIDE_MM = 30.0             # below this a card-kind piece is a token, cut last
-SLEEVE_PACK = 100                # sleeves are sold by the hundred, more or less
 DICE_FILES = {"dice-nets": "patrons de dés", "dice-stickers": "autocollants de dés"}
-
-
-def paper_name(paper: str) -> str:
-    return PAPER_NAMES.get(paper, paper.upper())
 
 
 def guide_name(paper: str) -> str:
     return f"guide-{paper}.md"
 
-
-def num(value: float) -> str:
-    """A number as French prints it: 63,5 and 88,9."""
-    return f"{value:g}".replace(".", ",")
-
-
-def size(size_mm) -> str:
-    return f"{num(size_mm[0])} × {num(size_mm[1])} mm"
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
 def is_cards(entry: dict) -> bool:
@@ -54,7 +38,8 @@ class PaperPrint:
     def __init__(self, data: dict, paper: str, guide: GameGuide):
         self.data, self.paper, self.guide = data, paper, guide
         self.bill = data["paper_bill"].get(paper, {"rows": [], "totals": {}})
-        self.rows = [row for row in self.bill["rows"] if not row["ink_saver"]]
+        self.rows = sorted((row for row in self.bill["rows"] if not row["ink_saver"]),
+                           key=lambda row: bool(row.get("optional")))          # what a print needs first
         entries = {}
         for entry in data["outputs"]:
             if entry.get("format") == "pnp" and entry.get("paper") == paper:
@@ -86,7 +71,17 @@ class PaperPrint:
         return self.token_share(entry) != "none"
 
     def optional(self, row: dict) -> str | None:
-        return self.guide.optional_reason(PurePosixPath(row["path"]).stem)
+        """Why a file may stay unprinted (the paper bill marks it), or None: its reason, or its members'."""
+        if not row.get("optional"):
+            return None
+        names = [PurePosixPath(row["path"]).stem] + list(self.entry_of(row).get("members") or ())
+        return " ; ".join(dict.fromkeys(r for r in map(self.guide.optional_reason, names) if r)) or "autre chose"
+
+    def entry_of(self, row: dict) -> dict:
+        return self.entries[self.rows.index(row)] if row in self.rows else row
+
+    def required(self) -> list[tuple[dict, dict]]:
+        return [(row, entry) for row, entry in zip(self.rows, self.entries) if not row.get("optional")]
 
     def duplex(self) -> bool:
         return any(e.get("backs_mode") == "duplex" for e in self.entries)
@@ -145,17 +140,22 @@ def what_to_print(pp: PaperPrint) -> list[str]:
         what = _contents(pp, entry) + (" — *facultatif*" if reason else "")
         lines.append(f"| {what} | {pp.link(row['path'])} | {entry.get('pages', '')} | {_sides(entry)} | "
                      f"{STOCKS[stock_of(row['kind'])]} | {row['double_sided']} |")
-    lines += [""] + sheet_totals(pp) + optional_files(pp) + ink_saver_note(pp)
+    from pipeline.guide.lighter import lighter_prints, optional_files
+
+    lines += [""] + sheet_totals(pp) + optional_files(pp) + lighter_prints(pp) + ink_saver_note(pp)
     if any(e.get("format") == "print" for e in pp.data["outputs"]):
         lines += ["Chez un imprimeur : les fichiers du dossier `print/` (une face par page, 3 mm de fond perdu) "
                   "remplacent ceux-ci.", ""]
     return lines
 
 
-def stock_subtotals(pp: PaperPrint) -> dict[str, dict]:
-    """Sheets by paper stock, in the order of STOCKS: double- and single-sided, and what prints on it."""
+def stock_subtotals(pp: PaperPrint, optional: bool = False) -> dict[str, dict]:
+    """Sheets by paper stock, in the order of STOCKS: double- and single-sided, and what prints on it; the files
+    of the headline total, or (optional) the files a print may leave out."""
     found: dict[str, dict] = {}
     for row, entry in zip(pp.rows, pp.entries):
+        if bool(row.get("optional")) != optional:
+            continue
         stock = found.setdefault(stock_of(row["kind"]), {"double": 0, "single": 0, "titles": []})
         stock["double"] += row["double_sided"]
         stock["single"] += row["single_sided"]
@@ -171,28 +171,14 @@ def sheet_totals(pp: PaperPrint) -> list[str]:
     if total["single_sided"] != total["double_sided"]:
         stated += (f" si votre imprimante imprime en recto verso ; {total['single_sided']} sinon (les versos sur "
                    f"des feuilles à part, collées dos à dos)")
+    if any(row.get("optional") for row in pp.rows):
+        stated += ", sans les fichiers facultatifs (ci-dessous)"
     lines = [stated + ". Par papier :", ""]
     for key, stock in stock_subtotals(pp).items():
         lines.append(f"- {STOCKS[key]} : **{plural(stock['double'], 'feuille')}**"
                      + (f" ({stock['single']} en recto seul)" if stock["single"] != stock["double"] else "")
                      + f" — {', '.join(dict.fromkeys(stock['titles']))}")
     return lines + [""]
-
-
-def optional_files(pp: PaperPrint) -> list[str]:
-    reasons: dict[str, list[dict]] = {}
-    for row in pp.rows:
-        if pp.optional(row):
-            reasons.setdefault(pp.optional(row), []).append(row)
-    if not reasons:
-        return []
-    total = pp.bill["totals"]["standard"]
-    skipped = sum(row["double_sided"] for rows in reasons.values() for row in rows)
-    lines = ["Facultatif :", ""]
-    lines += [f"- {' ou '.join(pp.link(row['path']) for row in rows)} : {'inutiles' if len(rows) > 1 else 'inutile'} "
-              f"si vous utilisez {reason}." for reason, rows in reasons.items()]
-    return lines + ["", f"Sans les fichiers facultatifs : **{plural(total['double_sided'] - skipped, 'feuille')}**.",
-                    ""]
 
 
 def ink_saver_note(pp: PaperPrint) -> list[str]:
@@ -208,54 +194,18 @@ def ink_saver_note(pp: PaperPrint) -> list[str]:
             f"cartouche).", ""]
 
 
-# --- 2. sleeves, 3. what to buy ----------------------------------------------------------------------------------
-
-def sleeve_sizes(data: dict) -> list[dict]:
-    """One row per card size that takes sleeves: the size, the cards, how many, the sleeve sold for it."""
-    sizes: dict[tuple, dict] = {}
-    for component in data["components"]:
-        if takes_a_sleeve(component):
-            key = tuple(sorted(component["size_mm"]))
-            row = sizes.setdefault(key, {"size_mm": list(key), "titles": [], "count": 0,
-                                         "sleeve": sleeve_for(key)})
-            row["titles"].append(component["title"])
-            row["count"] += component.get("count") or 0
-    return list(sizes.values())
-
-
-def sleeve_text(row: dict) -> str:
-    if row["sleeve"] is None:
-        short, long = row["size_mm"]
-        return (f"pas de format courant pour {size(row['size_mm'])} : des manchons d'au moins "
-                f"{num(math.ceil(short + 1))} × {num(math.ceil(long + 1))} mm, ou pas de manchon")
-    (width, height), name = row["sleeve"]
-    return f"« {name} », vendus pour des cartes de {size((width, height))}"
-
-
-def sleeves(data: dict) -> list[str]:
-    rows = sleeve_sizes(data)
-    lines = ["## 2. Manchons", ""]
-    if not rows:
-        return lines + ["Aucune carte de ce jeu ne se met en manchon.", ""]
-    lines += ["Facultatifs, mais des cartes en manchon se mélangent mieux et ne s'usent pas. Les manchons se "
-              "vendent par la taille des cartes qu'ils reçoivent :", "",
-              "| cartes | taille | nombre | manchons |", "|---|---|---:|---|"]
-    for row in rows:
-        lines.append(f"| {', '.join(md_escape(t) for t in row['titles'])} | {size(row['size_mm'])} | "
-                     f"{row['count']} | {sleeve_text(row)} |")
-    return lines + ["", "Avec des manchons, les cartes peuvent aussi s'imprimer sur du papier 80 g, glissé devant une "
-                        "vieille carte à jouer : aussi rigide, moins de bristol.", ""]
-
+# --- 3. what to buy (2. sleeves: pipeline/guide/sleeves.py) ----------------------------------------------------------------------------------
 
 def shopping(pp: PaperPrint) -> list[str]:
     lines = ["## 3. À acheter ou à réunir", "", "| quoi | combien | pour quoi |", "|---|---:|---|"]
     name = paper_name(pp.paper)
-    optional_stocks = {stock_of(r["kind"]) for r in pp.rows} - {stock_of(r["kind"]) for r in pp.rows
-                                                                  if not pp.optional(r)}
-    for key, stock in stock_subtotals(pp).items():
-        lines.append(f"| {STOCKS[key].capitalize()}, format {name}"
-                     f"{' (facultatif)' if key in optional_stocks else ''} | {plural(stock['double'], 'feuille')} | "
-                     f"{STOCK_USES[key]} |")
+    needed, extra = stock_subtotals(pp), stock_subtotals(pp, optional=True)
+    for key in [k for k in STOCKS if k in needed or k in extra]:
+        more = extra.get(key, {}).get("double", 0)
+        count = (f"{plural(needed[key]['double'], 'feuille')}" + (f" (+ {more} pour le facultatif)" if more else "")
+                 if key in needed else plural(more, 'feuille'))
+        lines.append(f"| {STOCKS[key].capitalize()}, format {name}{'' if key in needed else ' (facultatif)'} | "
+                     f"{count} | {STOCK_USES[key]} |")
     for row in sleeve_sizes(pp.data):
         packs = math.ceil(row["count"] / SLEEVE_PACK)
         what = row["sleeve"][1] if row["sleeve"] else f"au moins {size(row['size_mm'])}"
@@ -266,9 +216,11 @@ def shopping(pp: PaperPrint) -> list[str]:
                      f"{md_escape(item.get('note', ''))} |")
     kinds = {entry.get("kind") for entry in pp.entries}
     lines.append("| Cutter, règle métallique, tapis de coupe (ou un massicot) | 1 | découper sur les traits |")
-    if kinds & {"board", "dice-nets"} or any(e.get("backs_mode") == "foldover" or e.get("fold_pairs")
-                                             for e in pp.entries):
-        lines.append("| Colle en bâton | 1 | assembler les plateaux, les dés ou les jetons pliés |")
+    glued = [not row.get("optional") for row, e in zip(pp.rows, pp.entries) if e.get("kind") in ("board", "dice-nets")
+             or e.get("backs_mode") == "foldover" or e.get("fold_pairs")]
+    if glued:
+        lines.append(f"| Colle en bâton{'' if any(glued) else ' (facultatif)'} | 1 | assembler les plateaux, les dés "
+                     f"ou les jetons pliés |")
     if "rulebook" in kinds:
         lines.append("| Agrafeuse ou classeur | 1 | tenir les règles |")
     return lines + [""] + ([f"- {md_escape(note)}" for note in pp.guide.notes] + [""] if pp.guide.notes else [])
@@ -302,14 +254,14 @@ def _titles(pp: PaperPrint, entries: list[dict]) -> str:
     return ", ".join(dict.fromkeys(_title(pp, e) for e in entries))
 
 
-def _board_step(pp: PaperPrint, boards: list[dict]) -> str:
+def _board_step(pp: PaperPrint, boards: list[dict], first: bool = True) -> str:
     listed = ", ".join(f"{md_escape(b.get('title', ''))} ({pp.link(b['path'])}"
                        + (f", {plural(math.prod(b['tiles']), 'tuile')}" if b.get("tiles") else "")
                        + (f", à monter **{b['copies']} fois**" if b.get("copies", 1) > 1 else "") + ")"
                        for b in boards)
-    return (f"**Plateaux d'abord**, la colle sèche pendant que vous découpez le reste : {listed}. Coupez chaque "
-            f"tuile sur sa ligne pointillée, posez-la sur la bande hachurée de sa voisine (recouvrement de "
-            f"{num(boards[0].get('overlap_mm', 10))} mm) en faisant coïncider les cibles, dans l'ordre du plan de "
+    head = "**Plateaux d'abord**, la colle sèche pendant que vous découpez le reste" if first else "**Plateaux**"
+    return (f"{head} : {listed}. Coupez chaque tuile sur sa ligne pointillée, posez-la sur la bande hachurée de sa "
+            f"voisine (recouvrement de {num(boards[0].get('overlap_mm', 10))} mm) en faisant coïncider les cibles, dans l'ordre du plan de "
             f"montage, et collez. Laissez sécher à plat sous des livres.")
 
 
@@ -343,41 +295,45 @@ def _token_step(pp: PaperPrint, tokens: list[dict]) -> str:
 
 
 def _dice_step(pp: PaperPrint, entry: dict) -> str:
-    printed = ", si vous les imprimez" if pp.optional(entry) else ""
     if entry["kind"] == "dice-nets":
-        return (f"**Dés à plier** ({pp.link(entry['path'])}{printed}) : {entry.get('nets', '')} patrons de dés de "
+        return (f"**Dés à plier** ({pp.link(entry['path'])}) : {entry.get('nets', '')} patrons de dés de "
                 f"{num(entry.get('face_mm', 16))} mm, {entry.get('nets_per_page', '')} par page ; découpez le "
                 "contour plein, marquez les pointillés à la règle, pliez et collez les languettes grises à "
                 "l'intérieur.")
-    return (f"**Autocollants de dés** ({pp.link(entry['path'])}{printed}) : {entry.get('stickers', '')} "
+    return (f"**Autocollants de dés** ({pp.link(entry['path'])}) : {entry.get('stickers', '')} "
             f"autocollants de {num(entry.get('sticker_mm', 13))} mm pour des dés vierges de 16 mm ; coupez les "
             "bandes entre les repères, puis les carrés. Faces opposées : 1 et 6, 2 et 5, 3 et 4.")
 
 
-def assembly(pp: PaperPrint) -> list[str]:
-    """Boards first (their glue dries meanwhile), then cards, tokens (the smallest), dice, pages, rules."""
-    entries, steps = pp.entries, []
+def _steps(pp: PaperPrint, entries: list[dict], first: bool = True) -> list[str]:
+    """Boards (first: their glue dries meanwhile), cards, tokens (the smallest), dice, pages, rules."""
+    steps, pages = [], [e for e in entries if e.get("kind") == "pages"]
     boards = [e for e in entries if e.get("kind") == "board"]
     cards = [e for e in entries if is_cards(e) and not pp.is_token(e)]
     tokens = [e for e in entries if pp.is_token(e)]
-    pages = [e for e in entries if e.get("kind") == "pages"]
-    if boards:
-        steps.append(_board_step(pp, boards))
-    if cards:
-        steps.append(_card_step(pp, cards))
-    if tokens:
-        steps.append(_token_step(pp, tokens))
+    steps += [_board_step(pp, boards, first)] if boards else []
+    steps += [_card_step(pp, cards)] if cards else []
+    steps += [_token_step(pp, tokens)] if tokens else []
     steps += [_dice_step(pp, e) for e in entries if e.get("kind") in DICE_FILES]
     halves = [e for e in pages if e.get("up", 1) > 1]
     if halves:
         steps.append(f"**{_titles(pp, halves)}** : {halves[0]['up']} exemplaires par feuille, coupez-la en deux.")
-    whole = [e for e in pages if e.get("up", 1) == 1]
-    if whole:
-        steps.append(f"**{_titles(pp, whole)}** : rien à couper. Gardez un original de chaque feuille à remplir "
-                     "pour la photocopier.")
+    written = [e for e in pages if e.get("up", 1) == 1 and e.get("component") in pp.guide.write_on]
+    if written:
+        steps.append(f"**{_titles(pp, written)}** : rien à couper. On y écrit pendant la partie : gardez un "
+                     "original de chaque feuille pour la photocopier.")
+    whole = [e for e in pages if e.get("up", 1) == 1 and e not in written]
+    steps += [f"**{_titles(pp, whole)}** : rien à couper."] if whole else []
     if any(e.get("kind") == "rulebook" for e in entries):
         steps.append("**Règles** : agrafez-les ou rangez-les dans un classeur.")
-    steps += [md_escape(step) for step in pp.guide.assembly]
+    return steps
+
+
+def assembly(pp: PaperPrint) -> list[str]:
+    """What every print needs first, with the game's own steps; then the files a print may leave out."""
+    optional = [e for row, e in zip(pp.rows, pp.entries) if row.get("optional")]
+    steps = _steps(pp, [e for _, e in pp.required()]) + [md_escape(step) for step in pp.guide.assembly]
+    steps += [f"*Facultatif, si vous l'avez imprimé* : {step}" for step in _steps(pp, optional, first=False)]
     return ["## 5. Découpe et assemblage, dans l'ordre", ""] + [f"{i}. {s}" for i, s in enumerate(steps, 1)] + [""]
 
 

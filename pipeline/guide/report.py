@@ -12,8 +12,9 @@ import json
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import Report
 from pipeline.core.output import atomic_write, sha256_file
+from pipeline.guide.data import SLEEVED_SIDES_MM
 from pipeline.guide.paperbill import paper_bill
-from pipeline.guide.print_guide import guide_lines, guide_markdown, guide_name
+from pipeline.guide.print_guide import TOKEN_SIDE_MM, guide_lines, guide_markdown, guide_name
 from pipeline.kinds import kind_of
 from pipeline.render.markup import md_escape
 
@@ -35,7 +36,10 @@ def write_game_report(item, config: BuildConfig, report: Report, outputs: list[d
         "play": _play_summary(item.play),
         "missing_art": missing,
         "outputs": outputs,
-        "paper_bill": paper_bill(outputs, config.root, **({"measure": cached_ink(cache)} if cache else {})),
+        "paper_bill": paper_bill(outputs, config.root, **({"measure": cached_ink(cache)} if cache else {}),
+                                 optional=item.guide.optional_files() if item.guide else ()),
+        "settings": _settings(item),
+        "glossary": _glossary(item, outputs, config.root, cache),
         "calibration": list(calibration),
         "edition": item.edition_file,                      # the edition marks' version and ids (build.py)
     }
@@ -63,6 +67,50 @@ def cached_ink(cache):
             cache.put(key, found)
         return found
     return measure
+
+
+def _glossary(item, outputs: list[dict], root, cache) -> list[dict]:
+    """Every word of the game's glossary's `avoid` lists printed in a home file: {path, term, found, context}.
+    A file's text is read once per content (and code fingerprint) when the build has a cache."""
+    from pipeline.guide.glossary import file_misuses
+
+    terms = item.guide.glossary if item.guide else ()
+    if not terms:
+        return []
+    found = []
+    for entry in outputs:
+        if entry.get("format") != "pnp":
+            continue
+        path = root / entry["path"]
+        if cache is None:
+            misused = file_misuses(path, terms)
+        else:
+            from pipeline.cache import code_fingerprint, key_of
+
+            key = key_of(code_fingerprint(), "glossary", repr(terms), sha256_file(path))
+            misused = cache.get(key)
+            if misused is None:
+                misused = file_misuses(path, terms)
+                cache.put(key, misused)
+        found += [{"path": entry["path"], **m} for m in misused]
+    return found
+
+
+def _settings(item) -> list[dict]:
+    """The rulebook's choices (guide.yaml `settings`) with the `rules` cells behind them, as the workbook has them."""
+    values = {str(rec.get("parameter")): rec.get("value") for rec in item.records.get("rules", ())}
+    return [{"point": s["point"], "sheets": s["sheets"],
+             "parameters": [{"name": name, "value": _cell(values.get(name))} for name in s["parameters"]]}
+            for s in (item.guide.settings if item.guide else ())]
+
+
+def _cell(value) -> str:
+    """A rules cell as the designer types it: yes/no, 2 (not 2.0), a word."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _play_summary(result) -> list[str]:
@@ -95,25 +143,28 @@ def _markdown(data: dict, guide) -> str:
         lines = [f"# {md_escape(data['title'])} — rapport de construction", "",
                  f"Cette construction n'a produit aucun fichier à imprimer chez soi : `pnp build {data['game']} "
                  f"--format pnp` les écrit, avec leur guide d'impression.", ""]
-    return "\n".join(lines + _developer_data(data)) + "\n"
+    return "\n".join(lines + _developer_data(data, guide)) + "\n"
 
 
-def _developer_data(data: dict) -> list[str]:
+def _developer_data(data: dict, guide=None) -> list[str]:
     lines = ["---", "", "## Données de développement", "", "### Entrées", ""]
     lines += [f"- `{i['path']}` (sha256 `{i['sha256'][:16]}…`)" for i in data["inputs"]]
     lines += ["", "### Validation", "", f"- erreurs : {data['validation']['errors']}",
-              f"- avertissements : {len(data['validation']['warnings'])}",
-              "", "Messages et bilan de `pnp validate`, cités tels quels (la ligne de commande parle anglais) :", ""]
-    lines += [f"- {md_escape(w['where'])}: {md_escape(w['message'])} [{w['rule']}]"
-              for w in data["validation"]["warnings"]]
-    lines += [f"- {md_escape(s)}" for s in data["summary"]]
+              f"- avertissements : {len(data['validation']['warnings'])}", ""]
+    log = [f"{w['where']}: {w['message']} [{w['rule']}]" for w in data["validation"]["warnings"]] + data["summary"]
+    if log:
+        lines += ["**Journal du développeur**, en anglais : les messages et le bilan de `pnp validate` recopiés tels "
+                  "que la ligne de commande les écrit. Ils ne s'adressent pas aux joueurs.", "", "````text"]
+        lines += [line.replace("`" * 4, "'" * 4) for line in log] + ["````"]
     if data.get("play"):
         lines += ["", "### Parties de robots (étape 6 de la validation)", ""] + [f"- {line}" for line in data["play"]]
+    lines += _settings_lines(data) + _glossary_lines(data)
+    kinds = getattr(guide, "kinds", None) or {}
     lines += ["", "### Composants", "", "| composant | sorte | nombre | format (mm) | dos |", "|---|---|---|---|---|"]
     for c in data["components"]:
         size = f"{c['size_mm'][0]:g} × {c['size_mm'][1]:g}" if c.get("size_mm") else ""
         count = f"{c['count'] or ''}" + (f" pages × {c['copies']}" if c.get("copies", 1) > 1 else "")
-        lines.append(f"| {md_escape(c['title'])} (`{c['id']}`) | {c['kind']} | {count} | {size} | "
+        lines.append(f"| {md_escape(c['title'])} (`{c['id']}`) | {md_escape(kind_word(c, kinds))} | {count} | {size} | "
                      f"{'oui' if c['backs'] else 'non'} |")
     lines += ["", "### Tous les fichiers, tous formats", "", "| fichier | format | papier | pages | sha256 |",
               "|---|---|---|---:|---|"]
@@ -129,6 +180,55 @@ def _developer_data(data: dict) -> list[str]:
     return lines
 
 
+KIND_WORDS = {"board": "plateau", "pages": "feuilles", "dice": "dés", "rulebook": "livret de règles"}
+
+
+def kind_word(component: dict, words: dict[str, str]) -> str:
+    """What a component is, in French: the game's word for it (guide.yaml `kinds`), else from its kind and
+    size: a card-kind piece under TOKEN_SIDE_MM is a token, one over the largest card a hand holds a board."""
+    if component["id"] in words:
+        return words[component["id"]]
+    kind = component.get("kind", "")
+    if kind != "cards":
+        return KIND_WORDS.get(kind, kind)
+    sides = component.get("size_mm") or [63.5, 88.9]
+    if min(sides) < TOKEN_SIDE_MM:
+        return "jetons"
+    return "plateau" if max(sides) > SLEEVED_SIDES_MM[1] else "cartes"
+
+
+def _glossary_lines(data: dict) -> list[str]:
+    if "glossary" not in data:
+        return []
+    found = data["glossary"]
+    lines = ["", "### Glossaire du jeu", "",
+             "Chaque chose porte un seul mot sur les cartes, les aides, les plateaux et dans les règles : le glossaire "
+             "de `templates/" + data["game"] + "/guide/guide.yaml` donne les autres mots à éviter, cherchés dans le "
+             "texte de chaque fichier à imprimer."]
+    if not found:
+        return lines + ["", "Aucun mot à éviter dans les fichiers imprimés."]
+    lines += ["", "| fichier | mot du glossaire | trouvé | contexte |", "|---|---|---|---|"]
+    return lines + [f"| `{f['path']}` | {md_escape(f['term'])} | {md_escape(f['found'])} | {md_escape(f['context'])} |"
+                    for f in found]
+
+
+def _settings_lines(data: dict) -> list[str]:
+    """The workbook cells behind the rulebook's "Choix de cette édition", and how to compare the readings."""
+    if not data.get("settings"):
+        return []
+    lines = ["", "### Choix de cette édition : les réglages du classeur", "",
+             "Les règles disent aux joueurs ce que cette édition a retenu ; chaque choix se règle ici. Changez la "
+             "valeur dans le classeur et reconstruisez : les règles imprimées suivent. "
+             f"`pnp simulate {data['game']}` rejoue les mêmes parties avec l'autre lecture de chaque réglage et dit "
+             "combien de fois le vainqueur change.", "",
+             "| choix | réglages de la feuille `rules` (valeur actuelle) | feuilles du classeur |", "|---|---|---|"]
+    for setting in data["settings"]:
+        cells = " ; ".join(f"`{p['name']}` = `{p['value']}`" for p in setting["parameters"])
+        sheets = ", ".join(f"`{sheet}`" for sheet in setting["sheets"])
+        lines.append(f"| {md_escape(setting['point'])} | {cells} | {sheets} |")
+    return lines
+
+
 def _paper_bill(bill: dict) -> list[str]:
     """report.json's paper bill as it is: every home file of every paper, and its totals."""
     if not bill:
@@ -136,14 +236,16 @@ def _paper_bill(bill: dict) -> list[str]:
     lines = ["", "### Bilan papier : une impression complète", "",
              "Feuilles par fichier, imprimées en recto verso (retournement bord long) ou en recto seul (rectos et "
              "versos sur des feuilles à part). Encre en pages couvertes à 5 % (ISO/IEC 24711), mesurée sur les "
-             "fichiers (un long fichier sur 16 pages), la couleur comptée par sa clarté."]
-    names = {"standard": "**impression complète**", "ink_saver": "**impression complète, économie d’encre**"}
+             "fichiers (un long fichier sur 16 pages), la couleur comptée par sa clarté. Une impression complète "
+             "laisse de côté les fichiers facultatifs, comptés à part : le guide d'impression donne les mêmes totaux."]
+    names = {"standard": "**impression complète**", "ink_saver": "**impression complète, économie d’encre**",
+             "optional": "**fichiers facultatifs, en plus**"}
     for paper, part in bill.items():
         lines += ["", f"#### {paper.upper()}", "",
                   "| fichier | feuilles recto verso | feuilles recto seul | encre (pages à 5 %) |",
                   "|---|---:|---:|---:|"]
-        lines += [f"| `{r['path']}` | {r['double_sided']} | {r['single_sided']} | {r['ink_pages_5pc']:g} |"
-                  for r in part["rows"]]
+        lines += [f"| `{r['path']}`{' (facultatif)' if r.get('optional') else ''} | {r['double_sided']} | "
+                  f"{r['single_sided']} | {r['ink_pages_5pc']:g} |" for r in part["rows"]]
         for variant, total in part["totals"].items():
             lines.append(f"| {names.get(variant, variant)} | **{total['double_sided']}** | "
                          f"**{total['single_sided']}** | **{total['ink_pages_5pc']:g}** |")

@@ -112,7 +112,9 @@ def test_every_home_file_is_listed_with_pages_paper_and_the_bills_sheets(built, 
         assert row[4] in STOCKS.values(), row
         assert int(row[5]) == r["double_sided"], r["path"]
     total = data["paper_bill"][paper]["totals"]["standard"]
-    assert sum(int(row[5]) for row in listed.values()) == total["double_sided"]
+    required = {r["path"] for r in bill if not r.get("optional")}       # the headline leaves the optional files out
+    assert sum(int(row[5]) for path, row in listed.items() if path in required) == total["double_sided"]
+    assert all(("*facultatif*" in row[0]) == (path not in required) for path, row in listed.items())
     stated = re.search(r"\*\*En tout : (\d+) feuilles? [^*]+\*\*(?: si votre imprimante imprime en recto "
                        r"verso ; (\d+) sinon)?", what)
     single = int(stated.group(2) or stated.group(1))
@@ -154,7 +156,8 @@ def test_boards_are_assembled_first_and_tokens_cut_after_the_cards(built):
     data = _data(built)
     steps = _section((built / "guide-a4.md").read_text(), 5)
     cards = steps.index("**Cartes**")
-    if any(c["kind"] == "board" for c in data["components"]):
+    required_boards = [r for r in data["paper_bill"]["a4"]["rows"] if r["kind"] == "board" and not r.get("optional")]
+    if required_boards:
         assert steps.index("**Plateaux d'abord**") < cards
         assert "recouvrement de 10 mm" in steps and "cibles" in steps
     if "**Jetons et pions**" in steps:
@@ -175,9 +178,13 @@ def test_nba_says_ordinary_d6_replace_the_paper_dice(tmp_path_factory):
     what = _section(text, 1)
     optional = [r for r in _home_rows(data, "a4") if Path(r["path"]).stem in ("dice-nets", "dice-stickers")]
     assert len(optional) == 2 and all(f"{Path(r['path']).name}) | " in what for r in optional)
-    without = re.search(r"Sans les fichiers facultatifs : \*\*(\d+) feuilles", what)
-    total = data["paper_bill"]["a4"]["totals"]["standard"]["double_sided"]
-    assert int(without.group(1)) == total - sum(r["double_sided"] for r in optional)
+    # the headline is the print with ordinary dice; each dice file is an option with its own count (issue 29)
+    headline = re.search(r"\*\*En tout : (\d+) feuilles", what)
+    totals = data["paper_bill"]["a4"]["totals"]
+    assert int(headline.group(1)) == totals["standard"]["double_sided"]
+    assert totals["optional"]["double_sided"] == sum(r["double_sided"] for r in optional)
+    for r in optional:
+        assert f"{Path(r['path']).name}), **{r['double_sided']} feuille" in what, r["path"]
 
 
 # --- fast: the parts, on their own ---------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ def game_module(root: Path) -> GameModule:
                        checks=checks, components=_components, simulation=SIMULATION,
                        rule_parameters=RULE_PARAMETERS,
                        # the seed rulebook names no one: a placeholder
-                       author="Auteurs de All-Star Draft (règles originales en français), prototype pnp",
+                       author="Auteurs de All-Star Draft (non nommés par le livret d'origine : à compléter), prototype pnp",
                        keywords=("jeu de cartes", "draft", "hockey", "2 à 6 joueurs"))
 
 

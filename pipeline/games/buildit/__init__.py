@@ -24,7 +24,7 @@ def game_module(root: Path) -> GameModule:
                        checks=checks, components=_components, simulation=SIMULATION,
                        rule_parameters=RULE_PARAMETERS,
                        # the seed rulebook names no one: a placeholder
-                       author="Auteurs de Build It (règles originales en français), prototype pnp",
+                       author="Auteurs de Build It (non nommés par le livret d'origine : à compléter), prototype pnp",
                        keywords=("jeu de plateau", "construction", "négociation", "2 à 4 joueurs"))
 
 

@@ -64,11 +64,25 @@ def card_decks(records: Records) -> list[CardDeck]:
     return decks
 
 
+def shapes_words(rules: dict) -> str:
+    """How a building's shape may match a plan (a Contract's, a City's), in the words the cards print."""
+    turned, mirrored = rules["allow_rotation"], rules["allow_reflection"]
+    if turned and mirrored:
+        return "rotation et miroir admis"
+    if turned or mirrored:
+        return f"{'rotation admise' if turned else 'miroir admis'}, pas de{' miroir' if turned else ' rotation'}"
+    return "ni rotation ni miroir"
+
+
 def _card_context(records: Records, rec) -> dict:
-    if rec.sheet != "contracts":
+    if rec.sheet == "normal_cards":
         return dict(rec.values)
+    shapes = shapes_words(parameters(records))
+    if rec.sheet != "contracts":
+        return {**rec.values, "shapes": shapes}
     names = {r["model"]: r["name"] for r in records["normal_cards"]}
-    return {**rec.values, "immune_name": names.get(rec["immune_to"], "")}
+    # the name of the card a Contract protects from, unbreakable: no lone "A38" on the reward's last line
+    return {**rec.values, "shapes": shapes, "immune_name": names.get(rec["immune_to"], "").replace(" ", "\u00a0")}
 
 
 # --- board, calendar, tokens ------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def game_module(root: Path) -> GameModule:
                         schema.ROBOT_DECKS, schema.ROBOT_LEVELS, schema.SOLO_CARDS, schema.RULES, schema.BALANCE),
                        checks=checks, components=_components, simulation=SIMULATION,
                        rule_parameters=RULE_PARAMETERS,
-                       author="Auteurs de Challengers (aide de jeu en français), prototype pnp",   # placeholder
+                       author="Auteurs de Challengers (non nommés par l'aide de jeu d'origine : à compléter), prototype pnp",
                        keywords=("jeu de cartes", "deck-building", "capture du drapeau", "1 à 8 joueurs"))
 
 

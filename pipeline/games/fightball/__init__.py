@@ -25,7 +25,7 @@ def game_module(root: Path) -> GameModule:
                         schema.BALANCE),
                        checks=checks, components=_components, simulation=SIMULATION,
                        rule_parameters=schema.RULE_PARAMETERS,
-                       author="Auteurs de Fightball (règles originales en français), prototype pnp",   # placeholder
+                       author="James Ernest et Mike Selinker (traduction française : Olivier Bourgeois), prototype pnp",
                        keywords=("jeu de cartes", "temps réel", "sport", "2 joueurs"))
 
 

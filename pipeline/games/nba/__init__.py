@@ -27,7 +27,7 @@ def game_module(root: Path) -> GameModule:
                        checks=stages, components=components.components, simulation=SIMULATION,
                        rule_parameters=schema.RULE_PARAMETERS,
                        # the seed rulebook names no one: a placeholder
-                       author="Auteurs de NBA Deck-Building (règles originales en français), prototype pnp",
+                       author="Auteurs de NBA Deck-Building (non nommés par le livret d'origine : à compléter), prototype pnp",
                        keywords=("jeu de cartes", "deck-building", "dés", "basket-ball", "2 joueurs"))
 
 

@@ -15,6 +15,10 @@ column (KeepHeading), a paragraph leaves no widow or orphan line, and a table to
 the top of the next page across both (WideBlock). Every page after the cover has a running header (game ·
 chapter) and a footer "page i / n". Headings, the table of contents and "n" settle over a few passes
 (platypus multiBuild); the PDF is written once, at the end.
+
+The last sheet is not wasted: a book of an odd page count whose last page is less than half full is set again a
+few per cent tighter (DENSITIES: the leading and the space between blocks, never the type size), and the first
+setting that saves that page, or else fills the last page to half at least, is kept.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ MIN_COLUMN = 60                 # points of column a page keeps under its floats
 CONTENTS_TITLE = "Sommaire"
 COVER_FIGURE = "cover"
 MAX_PASSES = 8
+LAST_PAGE_FILL = 0.5            # an odd book's last page, printed alone on its sheet, is at least this full
+DENSITIES = (0.97, 0.94, 1.04, 1.08)     # tried in this order, tighter (a page saved) before airier
 
 
 def check_rulebook(folder: Path, context: Mapping[str, Any], figures: Mapping[str, Any],
@@ -78,17 +84,34 @@ def write_rulebook(target: str | Path | BinaryIO, folder: Path, context: Mapping
     if errors:
         raise PipelineError(errors)
     register_families(options.fonts)
+    where = relative_path(Path(folder), Path(project_root))
+    doc, builder = _set(options, figures, blocks, cover, 1.0, where)
+    if not _spends_its_last_sheet(doc):
+        for density in DENSITIES:
+            tried = _set(options, figures, blocks, cover, density, where)
+            if tried[0].page_total.pages < doc.page_total.pages or _spends_its_last_sheet(tried[0]):
+                doc, builder = tried
+                break
+    deliver(target, doc.buffer.getvalue())
+    return {"pages": doc.page_total.pages, "last_page_fill": round(doc.last_fill, 3),
+            "chapters": [b.text for b in blocks if isinstance(b, Heading) and b.level == 1],
+            "figures": list(builder.used_figures)}
+
+
+def _set(options: PrintOptions, figures, blocks, cover: Cover, density: float, where: str):
+    """The book laid out at one density: (document, flowable builder)."""
     doc = RulebookDocument(options)
-    builder = FlowableBuilder(Styles(options.fonts), figures, doc.frame_height, doc.frame_width)
+    builder = FlowableBuilder(Styles(options.fonts, density), figures, doc.frame_height, doc.frame_width)
     try:
         doc.multiBuild(_story(doc, builder, blocks, cover), maxPasses=MAX_PASSES)
     except LayoutError as exc:     # something platypus cannot place even on an empty page
-        where = relative_path(Path(folder), Path(project_root))
         raise PipelineError(Problem(where, f"cannot lay the rulebook out: {exc}", RULE)) from None
-    deliver(target, doc.buffer.getvalue())
-    return {"pages": doc.page_total.pages,
-            "chapters": [b.text for b in blocks if isinstance(b, Heading) and b.level == 1],
-            "figures": list(builder.used_figures)}
+    return doc, builder
+
+
+def _spends_its_last_sheet(doc: "RulebookDocument") -> bool:
+    """An even page count, or an odd one whose last page (alone on its sheet) is at least half full."""
+    return doc.page_total.pages % 2 == 0 or doc.page_total.pages < 3 or doc.last_fill >= LAST_PAGE_FILL
 
 
 def _story(doc: "RulebookDocument", builder: FlowableBuilder, blocks, cover: Cover) -> list[Flowable]:
@@ -117,10 +140,13 @@ def _title_page(doc: "RulebookDocument", builder: FlowableBuilder, cover: Cover)
         for name in art:
             if name not in builder.used_figures:
                 builder.used_figures.append(name)
-        parts.append(FanArt([builder.figures[name] for name in art], doc.frame_height * 0.6))
+        share = 0.56 if cover.credits else 0.6            # the fan leaves the credits line room on the cover
+        parts.append(FanArt([builder.figures[name] for name in art], doc.frame_height * share))
     if cover.facts:
         bold = fonts.name("bold")
         parts += [Spacer(1, 18), FactsLine(cover.facts, bold, fonts.behind(bold))]
+    if cover.credits:
+        parts += [Spacer(1, 12), Paragraph(chained(cover.credits, styles.credits.fontName, styles), styles.credits)]
     return parts
 
 
@@ -225,6 +251,7 @@ class RulebookDocument(BaseDocTemplate):
         self.page_total = PageTotal()
         self.chapter = ""
         self.floats: list[list[Flowable]] = []
+        self.last_fill = 1.0            # how full the last page drawn is (its columns' height used, 0 to 1)
 
     def build(self, flowables, **kwargs):
         self.buffer.seek(0)
@@ -308,6 +335,8 @@ class RulebookDocument(BaseDocTemplate):
 
     def _decorate(self, canvas, doc) -> None:
         """Running header and footer, drawn once the page's text is laid out (so the chapter is known)."""
+        free = sum(max(0.0, frame._y - frame._y1) for frame in self.pageTemplate.frames)
+        self.last_fill = 1.0 - free / (len(self.pageTemplate.frames) * self.height)
         fonts, width, height = self.options.fonts, self.pagesize[0], self.pagesize[1]
         left, right = self.leftMargin, width - self.rightMargin
         header_y = height - MARGIN_TOP + 9 * MM

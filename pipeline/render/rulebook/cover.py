@@ -7,6 +7,7 @@ The facts come from `cover.yaml` in the rulebook folder (beside the chapters; no
     duration: "45 à 60 minutes"
     age: "dès 10 ans"
     tagline: "Achetez, bâtissez, trahissez."             # optional, under the subtitle
+    credits: "Un jeu de …"                                # optional, at the foot: who made the game
 
 Text values and art names are jinja2 (the sandbox, with the chapters' context), so a count stays the
 workbook's. An art name that is no figure of this build is left out, as chapters offer a figure only when its
@@ -29,7 +30,7 @@ from pipeline.render.rulebook.style import ACCENT, MUTED, NOTE_FILL, RULE_GREY
 
 COVER_FILE = "cover.yaml"
 FACTS = ("players", "duration", "age")
-TEXTS = (*FACTS, "tagline")
+TEXTS = (*FACTS, "tagline", "credits")
 MAX_ART = 7
 FAN_DEGREES = 9.0           # between two neighbouring faces of the fan
 FAN_STEP = 0.58             # horizontal step between faces, in face widths
@@ -40,6 +41,7 @@ class Cover:
     art: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()      # players, duration, age: those given, in that order
     tagline: str = ""
+    credits: str = ""                # the designers (and translators), under the facts
 
 
 def read_cover(folder: Path, context: Mapping[str, Any], figures: Mapping[str, Any],
@@ -58,7 +60,7 @@ def read_cover(folder: Path, context: Mapping[str, Any], figures: Mapping[str, A
     except OSError as exc:
         return Cover(), [Problem(rel, f"cannot read the cover: {exc.strerror or exc}", RULE)]
     if not isinstance(data, dict):
-        return Cover(), [Problem(rel, "the cover is a mapping (art, players, duration, age, tagline)", RULE)]
+        return Cover(), [Problem(rel, "the cover is a mapping (art, players, duration, age, tagline, credits)", RULE)]
     problems = [Problem(rel, f"unknown cover key {key!r} (known: art, {', '.join(TEXTS)}): ignored", RULE,
                         Severity.WARNING) for key in data if key not in ("art", *TEXTS)]
     art = data.get("art") or []
@@ -73,7 +75,7 @@ def read_cover(folder: Path, context: Mapping[str, Any], figures: Mapping[str, A
                                 Severity.WARNING))
     texts = {key: _text(data.get(key), key, context, rel, problems) for key in TEXTS}
     cover = Cover(tuple(name for name in art if name in figures)[:MAX_ART],
-                  tuple(texts[key] for key in FACTS if texts[key]), texts["tagline"])
+                  tuple(texts[key] for key in FACTS if texts[key]), texts["tagline"], texts["credits"])
     return cover, problems
 
 

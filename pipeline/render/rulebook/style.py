@@ -50,11 +50,16 @@ def _fallback_family(font: str) -> str:
     return font
 
 
-class Styles:
-    """Paragraph styles of one rulebook, built on demand from its fonts."""
+COVER_STYLES = ("title", "subtitle", "tagline", "credits")
 
-    def __init__(self, fonts: FontSet):
-        self.fonts = fonts
+
+class Styles:
+    """Paragraph styles of one rulebook, built on demand from its fonts. `density` scales the leading and the
+    space around every text block of the book's body (not the cover): the rulebook engine sets it a few
+    per cent either way so that the last sheet is not wasted (book.py)."""
+
+    def __init__(self, fonts: FontSet, density: float = 1.0):
+        self.fonts, self.density = fonts, density
 
     def font(self, role: str) -> str:
         return self.fonts.name(role)
@@ -63,6 +68,10 @@ class Styles:
         base = dict(fontName=self.font(role), bulletFontName=self.font("body"), fontSize=BODY_SIZE,
                     leading=BODY_LEADING, textColor=INK, bulletColor=INK, allowWidows=0, allowOrphans=0)
         base.update(values)
+        if self.density != 1.0 and name not in COVER_STYLES:
+            for key in ("leading", "spaceBefore", "spaceAfter"):
+                if key in base:
+                    base[key] = round(base[key] * self.density, 3)
         return ParagraphStyle(name, **base)
 
     @cached_property
@@ -111,6 +120,10 @@ class Styles:
     def tagline(self) -> ParagraphStyle:
         return self._style("tagline", "body", fontSize=12, leading=16, textColor=INK, alignment=TA_CENTER,
                            spaceAfter=14)
+
+    @cached_property
+    def credits(self) -> ParagraphStyle:
+        return self._style("credits", "italic", fontSize=9.5, leading=12, textColor=MUTED, alignment=TA_CENTER)
 
     @cached_property
     def title(self) -> ParagraphStyle:

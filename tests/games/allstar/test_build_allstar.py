@@ -97,6 +97,9 @@ def test_the_rulebook_ends_with_this_editions_readings(built):
         text = " ".join(" ".join(reading_text(page) for page in pdf.pages[1:]).split())   # column by column
     heading = list(re.finditer(r"\d+\. Choix de cette édition", text))[-1]           # not the contents' line
     chapter = text[heading.start():]
-    for phrase in ("une carte au plus par équipe", "swaps_per_round", "playoff_weakest_by", "le mode Héritage",
+    for phrase in ("une carte au plus par équipe", "le mode Héritage", "L'autre façon de jouer",
                    "le draft en passe est réservé aux parties de trois managers ou plus"):
         assert phrase in chapter, phrase
+    developer = (built / "report.md").read_text().split("## Données de développement")[1]
+    for name in ("swaps_per_round", "playoff_weakest_by", "final_tiebreak_includes_ticket_bonus"):    # not the players'
+        assert f"`{name}`" in developer and f" {name} " not in f" {chapter} ", name

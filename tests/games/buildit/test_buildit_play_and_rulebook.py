@@ -94,9 +94,10 @@ def _row(lines: list[str], point: str) -> str:
 
 def test_the_choices_chapter_states_each_reading_from_the_rules_sheet(project):
     before = _choices(_rulebook_text(project))
-    assert _row(before, "Points de la Ville").startswith("Points de la Ville gagnés au moment de construire, et comptés")
+    assert _row(before, "Points de la Ville").startswith("Points de la Ville gagnés au moment de construire")
+    assert "comptés en fin de partie" in _row(before, "Points de la Ville")             # the other way to play
     assert _row(before, "Coût d'une construction").startswith("Coût d'une construction 2 PO par parcelle construite 3 PO")
-    assert _row(before, "Points de la Ville").endswith("city_points_timing")
+    assert not any("city_points_timing" in line or "pnp simulate" in line for line in before)   # the players' book
     assert any(line.startswith("• Pions limités.") for line in before)
     assert any(line.startswith("• Annulation à tout moment.") for line in before)
     _set_rules(project / "sheets" / "buildit.xlsx", city_points_timing="end", build_cost_mode="flat")

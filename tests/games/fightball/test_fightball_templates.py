@@ -146,13 +146,13 @@ def test_player_values_sit_in_circles_and_diamonds_beside_their_colour_letter(dr
             assert row, (spec.name, value["letter"])
 
 
-def test_shot_cards_print_shot_in_their_best_colour_and_three_circled_values(drawn):
+def test_shot_cards_print_tir_in_their_best_colour_and_three_circled_values(drawn):
     shots = [(spec, page) for spec, _, page in drawn if spec.template == "shot.yaml"]
     assert len(shots) >= 4 * 5
     for spec, page in shots:
         best = spec.context["best"]
-        word = [c for c in page.chars if c["text"] in "SHOT" and c["size"] > 30]
-        assert "".join(c["text"] for c in word) == "SHOT", spec.name
+        word = [c for c in page.chars if c["text"] in "TIR" and c["size"] > 30]
+        assert "".join(c["text"] for c in word) == "TIR", spec.name       # the card says Tir, never SHOT
         assert all(same_colour(c["non_stroking_color"], best["hex"]) for c in word), spec.name
         big = [c for c in page.chars if c["text"].isdigit() and c["size"] > 15]
         assert [c["text"] for c in sorted(big, key=lambda c: c["x0"])] == [str(v["value"]) for v in spec.context["values"]]

@@ -153,6 +153,10 @@ def test_the_rulebook_ends_with_this_editions_readings(built):
         text = " ".join(" ".join(reading_text(page) for page in pdf.pages[1:]).split())   # column by column
     heading = list(re.finditer(r"\d+\. Choix de cette édition", text))[-1]           # not the contents' line
     chapter = text[heading.start():]
-    for phrase in ("éliminée : elle retourne dans la boîte", "fatigue_removed_to", "dice_cap_scope", "negative_score",
-                   "end_rule", "source_pile_cards", "ne sont limités que par les postes"):
+    for phrase in ("éliminée : elle retourne dans la boîte", "L'autre façon de jouer", "ne sont limités que par les postes"):
         assert phrase in chapter, phrase
+    # the workbook's names are the developer's: report.md lists them, the players' rulebook does not (issue 29)
+    developer = (built / "report.md").read_text().split("## Données de développement")[1]
+    for name in ("fatigue_removed_to", "dice_cap_scope", "negative_score", "end_rule", "durations"):
+        assert name not in chapter and f"`{name}`" in developer, name
+    assert "pnp simulate" not in chapter and "`pnp simulate nba`" in developer

@@ -79,7 +79,7 @@ def play_stacks(faces: dict, examples: dict, rules: dict) -> dict[str, StackFigu
     play = _stack("stack-play", faces, [attacker, ball, shot],
                   f"{green['attacker']['atk']['G']} + {bonus} + {green['shot']['value']['G']} = {green['total']} : "
                   f"{verdict}")
-    after = f"{green['after_two']} : {'le tir marque encore' if green['scores_two'] else 'raté'}"
+    after = f"{green['after_two']} : " + ("l'action marque encore" if green["scores_two"] else "raté")
     defence = _stack("stack-defence", faces, [attacker, *defenders, ball, shot],
                      f"{green['total']} − {green['defenders'][0]['def']['G']} − "
                      f"{green['defenders'][1]['def']['G']} = {after}")

@@ -2,7 +2,9 @@
 a play on a green cell and the defenders that answer it, the seed's 9-or-14 example (a *pyramide* and a
 *tir double* in both orders, points from the engine's scorer), and one foul of each kind.
 
-The two coaches of the examples are the rules sheet's decks: Alice plays team_north, Bruno team_south. Each
+The two coaches of the examples play one match throughout: Alice the rules sheet's team_north, Bruno its
+team_south, unless only another team can play the 9-or-14 example: then Bruno plays that team in every example,
+so that no example changes his team halfway (issue 29). Each
 example is a list of cards (bottom first: the card id, who placed it, what the figure says beside it) and its
 numbers; rulebook/diagrams.py draws the piles from it."""
 
@@ -147,8 +149,10 @@ def fouls(records: Records, rules: dict, north: str, south: str, green: dict | N
 def examples(records: Records, rules: dict) -> dict:
     north, south = rules["team_north"], rules["team_south"]
     names = {rec["id"]: rec["name"] for rec in records["teams"]}
-    green = green_play(records, rules, north, south)
     team = pyramid_team(records, [north, south])
+    if team not in (None, north, south):
+        south = team                                    # Bruno plays the team of the 9-or-14 example throughout
+    green = green_play(records, rules, north, south)
     opponent = south if team == north else north
     nine = nine_or_fourteen(records, rules, team, opponent) if team else None
     if nine:
