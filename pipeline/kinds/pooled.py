@@ -118,10 +118,11 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
             shape = {"kind": TOKEN_KIND} if pool.tokens else \
                 {"kind": "cards", "size_mm": list(pool.members[0].component.size_mm)}
             group = {"group": pool.group, "group_title": pool.group_title} if pool.group else {}
-            fields = dict(members=pool.ids, pooled=True, cards=sum(len(l.faces[0]) for l in pool.members), **group)
+            fields = dict(members=pool.ids, cards=sum(len(l.faces[0]) for l in pool.members), **group)
             written.append(entry(config, path, buffer.getvalue(), component, info, **shape, format="pnp",
-                                 paper=paper, ink_saver=laid.ink, sheets_alone=sheets[paper][1], **fields))
-            if not pool.tokens:
+                                 paper=paper, ink_saver=laid.ink, pooled=True, sheets_alone=sheets[paper][1],
+                                 **fields))
+            if not pool.tokens:       # its twin replaces it, not its members: not `pooled`
                 written += write_foldover(config, path, *_faces(pool), options, component, **shape, **fields)
             progress.advance()
     for alone in [one for one in laid.pool if isinstance(one.component, CardDeck) and one.component.id not in pooled]:

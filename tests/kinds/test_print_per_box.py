@@ -55,13 +55,17 @@ def _page_lines(path: Path) -> list[list[str]]:
 
 def _header(lines: list[str], game: str) -> list[str]:
     """The headers on a page: from the game's title to the page's place (a text line may hold face text or an
-    edition mark before it, on the same baseline)."""
+    edition mark before it, on the same baseline). On Letter the header runs in stretches between the crop marks
+    (render/sheets/bandflow.py), which the text layer may give as lines of their own: read as one line then."""
     found = []
-    for line in lines:
-        for place in PLACE.finditer(line):
-            start = line.rfind(f"{game} · ", 0, place.start())
-            if start >= 0:
-                found.append(line[start:place.end()])
+    for text in (lines, ["".join(lines)]):
+        for line in text:
+            for place in PLACE.finditer(line):
+                start = line.rfind(f"{game} · ", 0, place.start())
+                if start >= 0:
+                    found.append(line[start:place.end()])
+        if found:
+            return found
     return found
 
 

@@ -42,14 +42,17 @@ def test_pdfcheck_passes_on_every_pdf(built):
 
 
 @pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
-def test_the_four_decks_share_poker_sheets_with_their_teams_backs(built):
-    """224 team and field cards pooled at 9 an A4 page (25 duplex sheets); every back names one team, the team
+@pytest.mark.parametrize("team", TEAMS)
+def test_each_team_prints_on_its_own_poker_sheets_with_its_backs(built, team):
+    """A team's 56 cards (its deck and its field cards: printed together, CardDeck.group) pooled at 9 an A4 page
+    in a file of their own (7 duplex sheets), no other team's card on them; every back names the team, the team
     its front names (a field card's front is its colour alone): decks are sorted by their backs after a game."""
-    checked = pdfcheck(built / "pnp-a4" / "cartes-63.5x88.9.pdf", "--expect-card", "63.5x88.9", "--paper", "a4")
+    path = built / "pnp-a4" / f"cartes-63.5x88.9-{team}.pdf"
+    checked = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", "a4")
     pages = checked["report"]["pages"]
-    assert len(pages) == 2 * 25
+    assert len(pages) == 2 * 7
     names = {"eclairs": "ÉCLAIRS", "forges": "FORGES", "remparts": "REMPARTS", "mirages": "MIRAGES"}
-    with pdfplumber.open(built / "pnp-a4" / "cartes-63.5x88.9.pdf") as pdf:
+    with pdfplumber.open(path) as pdf:
         total = 0
         for index in range(0, len(pages), 2):
             fronts = [c for c in pages[index]["cards"]["cards"] if c["occupied"]]
@@ -57,10 +60,9 @@ def test_the_four_decks_share_poker_sheets_with_their_teams_backs(built):
             for card in fronts:
                 front = _words(pdf.pages[index], card["x_mm"], card)
                 back = _words(pdf.pages[index + 1], 210 - card["x_mm"] - card["w_mm"], card)
-                behind = {t for t, word in names.items() if word in back.upper()}
-                assert len(behind) == 1, back
-                assert {t for t, word in names.items() if word in front.upper()} <= behind, (front, back)
-    assert total == 224
+                assert {t for t, word in names.items() if word in back.upper()} == {team}, back
+                assert {t for t, word in names.items() if word in front.upper()} <= {team}, (front, back)
+    assert total == 56
 
 
 def _words(page, x_mm: float, card: dict) -> str:
