@@ -53,6 +53,27 @@ def _page_lines(path: Path) -> list[list[str]]:
         document.close()
 
 
+BAND_PT = 14 * 72 / 25.4          # a sheet's bands: 14 mm along each edge
+
+
+def _header_bands(path: Path) -> list[list[str]]:
+    """Each page's four edge bands (top, bottom, left, right), each as one line: on Letter the header runs along a
+    side, in stretches between the crop marks (render/sheets/bandflow.py), which the text layer gives apart, in
+    any order among the cards' text."""
+    document = pypdfium2.PdfDocument(path)
+    try:
+        bands = []
+        for i in range(len(document)):
+            page = document[i]
+            w, h = page.get_size()
+            text = page.get_textpage()
+            boxes = ((0, h - BAND_PT, w, h), (0, 0, w, BAND_PT), (0, 0, BAND_PT, h), (w - BAND_PT, 0, w, h))
+            bands.append(["".join(text.get_text_bounded(*box).replace("\r", "").split("\n")) for box in boxes])
+        return bands
+    finally:
+        document.close()
+
+
 def _header(lines: list[str], game: str) -> list[str]:
     """The headers on a page: from the game's title to the page's place (a text line may hold face text or an
     edition mark before it, on the same baseline). On Letter the header runs in stretches between the crop marks
@@ -78,13 +99,14 @@ def test_every_page_of_every_home_file_carries_its_whole_header(built):
     game, checked = data["title"], 0
     for entry in [e for e in data["outputs"] if e.get("format") == "pnp"]:
         pages = _page_lines(built.parent.parent / entry["path"])
+        bands = _header_bands(built.parent.parent / entry["path"])
         assert len(pages) == entry["pages"], entry["path"]
         for index, lines in enumerate(pages):
             where = f"{entry['path']} page {index + 1}"
             if entry["kind"] == "rulebook":                  # the book's running foot; the cover has none
                 assert index == 0 or any(f"page {index + 1} / {len(pages)}" in line for line in lines), where
                 continue
-            found = _header(lines, game)
+            found = _header(lines, game) or _header(bands[index], game)
             assert len(found) == 1, (where, found)
             header = found[0]
             assert "…" not in header, (where, header)
@@ -175,9 +197,9 @@ def test_the_guide_offers_one_box_with_its_sheets_counted_from_the_pdfs(fightbal
                  for name, per in rest.items())
     stated = re.search(r"\*\*(\d+) feuilles (?:A4|US Letter)\*\* en recto verso, au lieu de (\d+)", section)
     assert int(stated.group(1)) == 2 * team_sheets + common
-    full = data["paper_bill"][paper]["totals"]["standard"]["double_sided"]
-    mat = next(r["double_sided"] for r in data["paper_bill"][paper]["rows"] if r["component"] == "field-mat")
-    assert int(stated.group(2)) == full - mat == 4 * team_sheets + common
+    full = data["paper_bill"][paper]["totals"]["standard"]["double_sided"]     # the optional mat is not in it
+    mat = next(r for r in data["paper_bill"][paper]["rows"] if r["component"] == "field-mat")
+    assert mat["optional"] and int(stated.group(2)) == full == 4 * team_sheets + common
     if paper == "a4":
         assert int(stated.group(1)) <= 22
 
@@ -211,7 +233,7 @@ def test_every_duplex_card_file_of_a_full_print_has_its_fold_over_twin(built):
         assert not counted & {t["path"] for t in twins.values()}
         assert {r["path"] for r in bill["foldover"]} == {t["path"] for t in twins.values() if t["paper"] == paper}
         total = bill["totals"]["standard"]["double_sided"]
-        assert total == sum(r["double_sided"] for r in bill["rows"] if not r["ink_saver"])
+        assert total == sum(r["double_sided"] for r in bill["rows"] if not r["ink_saver"] and not r.get("optional"))
 
 
 def test_the_home_zips_carry_the_twins_and_the_guide_says_when_to_print_them(built):
