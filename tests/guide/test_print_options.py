@@ -2,8 +2,7 @@
 table needs (the optional files apart, each with its own count) and equals the sheets the PDFs' own page counts
 make; the paper bill marks the same files; assembly starts with what every print needs; only write-on sheets are
 to photocopy; All-Star prints an aid per manager, two a sheet; Challengers offers prints by player count and a first
-game; an odd rulebook's last page is at least
-half full; report.md names each component's kind."""
+game; an odd rulebook's last page is at least half full; report.md names each component's kind."""
 
 from __future__ import annotations
 
