@@ -1,8 +1,8 @@
 """The guide and the paper (issue 29, §5), read back from real builds: the guide's headline total is the print a
 table needs (the optional files apart, each with its own count) and equals the sheets the PDFs' own page counts
 make; the paper bill marks the same files; assembly starts with what every print needs; only write-on sheets are
-to photocopy; Challengers offers prints by player count and a first game; an odd rulebook's last page is at least
-half full; report.md names each component's kind."""
+to photocopy; All-Star prints an aid per manager, two a sheet; Challengers offers prints by player count and a first
+game; an odd rulebook's last page is at least half full; report.md names each component's kind."""
 
 from __future__ import annotations
 
@@ -215,3 +215,22 @@ def test_the_component_table_names_each_kind_in_french(built):
                 "challengers": {"flags": "jetons", "fans-1": "jetons", "trophies": "jetons"}}
     for component, word in expected.get(data["game"], {}).items():
         assert kinds[component] == word, component
+
+
+def test_all_star_prints_an_aid_per_manager_two_a_sheet(tmp_path_factory):
+    built = built_game(tmp_path_factory, "allstar")
+    data = _data(built)
+    managers = 6                                           # the rules sheet's players_max
+    for paper in PAPERS:
+        entry = _entries(data, paper)[f"output/allstar/pnp-{paper}/aid.pdf"]
+        document = pypdfium2.PdfDocument(built / f"pnp-{paper}" / "aid.pdf")
+        try:
+            pages = [document[i].get_textpage().get_text_range() for i in range(len(document))]
+        finally:
+            document.close()
+        assert len(pages) == 2                              # front and back, recto verso
+        assert all(page.count("ALL-STAR DRAFT") == 2 for page in pages)        # two aids a sheet
+        assert "1/2" in pages[0] and "2/2" in pages[1]
+        assert entry["copies"] * 2 == managers and sheets_of(built / f"pnp-{paper}" / "aid.pdf", entry) == 3
+        row = next(line for line in (built / f"guide-{paper}.md").read_text().splitlines() if "aid.pdf" in line)
+        assert "(2 par feuille)" in row and "**3 exemplaires**" in row and row.endswith("| 3 |")

@@ -20,7 +20,7 @@ TRACK_ROW_MAX_MM = 8.6       # a row no taller than this when few rows are neede
 TRACK_GAP_MM = 0.6           # paper between two spaces
 TOKEN_CLEARANCE_MM = 0.4     # a token this much narrower than a space, to pick it up and see the neighbours
 TICKET = (36.0, 18.0)
-AID = (190.0, 250.0)
+AID = (148.0, 210.0)            # A5: an aid per manager, two a sheet
 
 COLOURS = (  # manager colours: id, French name, letter (colour never carries the meaning alone), ink
     ("blue", "Bleu", "B", "#2E6FD0"), ("yellow", "Jaune", "J", "#E8B823"), ("red", "Rouge", "R", "#C8372D"),
@@ -197,6 +197,9 @@ def icon_list() -> list[dict]:
 
 
 def aid(records: Records, rules: dict) -> PageSpec:
+    """An A5 aid per manager, up to the most the rules allow: front and back, printed 2-up recto verso."""
     sides = {side: [c["label"] for c in tiebreak_context(records, side)["criteria"]] for side in ("2-4", "5-6")}
     context = {"rules": rules, "tiebreak": sides, "icons": icon_list()}
-    return PageSpec("aid", "Aide de jeu", (FaceSpec("aid.yaml", context, None, "aid", "player aid"),), AID)
+    faces = (FaceSpec("aid.yaml", context, None, "aid-front", "player aid, front"),
+             FaceSpec("aid-back.yaml", context, None, "aid-back", "player aid, back"))
+    return PageSpec("aid", "Aide de jeu", faces, AID, rules["players_max"])

@@ -133,6 +133,8 @@ def every_context() -> dict[str, list[dict]]:
         "ticket.yaml": [{}],
         "aid.yaml": [aid(), aid(playoff_weakest_by="full_key", swaps_per_round="one_total",
                                 final_tiebreak_includes_ticket_bonus=False, rounds=4)],
+        "aid-back.yaml": [aid(), aid(playoff_weakest_by="full_key", swaps_per_round="one_total",
+                                     final_tiebreak_includes_ticket_bonus=False, rounds=4)],
     }
 
 
@@ -142,7 +144,8 @@ SIZES = {"hockey.yaml": (63.5, 88.9, 3, 3), "back-hockey.yaml": (63.5, 88.9, 3, 
          "busstation.yaml": (88, 126, 3, 3), "tiebreak.yaml": (88, 126, 3, 3), "playoff.yaml": (63.5, 88.9, 3, 3),
          "back-large.yaml": (88, 126, 3, 3), "back-playoff.yaml": (63.5, 88.9, 3, 3),
          "bus.yaml": (18, 18, 3, 3), "back-bus.yaml": (18, 18, 3, 3), "supporter.yaml": (18, 18, 3, 3),
-         "supporter-small.yaml": (7, 7, 3, 0.7), "ticket.yaml": (36, 18, 3, 2.5), "aid.yaml": (190, 250, 0, 3)}
+         "supporter-small.yaml": (7, 7, 3, 0.7), "ticket.yaml": (36, 18, 3, 2.5), "aid.yaml": (148, 210, 0, 3),
+         "aid-back.yaml": (148, 210, 0, 3)}                 # an A5 aid per manager, two a sheet (issue 29)
 
 
 # --- rendering and measuring ---------------------------------------------------------------------------------
@@ -453,18 +456,19 @@ def test_supporters_and_ticket():
 
 # --- player aid -------------------------------------------------------------------------------------------------
 
-def aid_text(pdf_page) -> str:
-    """The aid's two columns read one after the other, then the bottom box."""
-    half = pdf_page.width / 2
-    return " ".join(flat_text(pdf_page.crop(box)) for box in ((0, 0, half, pdf_page.height * 0.91),
-                                                               (half, 0, pdf_page.width, pdf_page.height * 0.91),
-                                                               (0, pdf_page.height * 0.91, pdf_page.width,
-                                                                pdf_page.height)))
+def aid_pages(context: dict) -> tuple:
+    """The aid's two A5 pages, front and back, drawn from the same context."""
+    return drawn("aid.yaml", context)[1], drawn("aid-back.yaml", context)[1]
+
+
+def aid_text(pages) -> str:
+    """The aid's front then its back, each read top to bottom."""
+    return " ".join(flat_text(page) for page in pages)
 
 
 def test_aid_prints_the_rules_numbers():
-    _, pdf_page = drawn("aid.yaml", aid())
-    text = aid_text(pdf_page)
+    pages = aid_pages(aid())
+    text, pdf_page = aid_text(pages), pages[1]
     for fact in ("Aide de jeu · 2 à 6 managers", "3 manches de draft", "chacun reçoit 6 cartes",
                  "une équipe de 5 cartes", "remplace 2 à 4", "+2 supporters chacun à 2 managers, +3 à 3",
                  "2 à 2 managers, 1 à 3, 0 à 4 et plus", "ses 18 cartes", "2 espèces par manager",
@@ -480,10 +484,9 @@ def test_aid_prints_the_rules_numbers():
 
 
 def test_aid_follows_changed_rules():
-    _, pdf_page = drawn("aid.yaml", aid(rounds=4, hand_size=7, team_size=4, min_substitution=1, max_substitution=3,
-                                        ticket_bonus_2=5, swaps_per_round="one_total",
-                                        playoff_weakest_by="full_key", final_tiebreak_includes_ticket_bonus=False))
-    text = aid_text(pdf_page)
+    text = aid_text(aid_pages(aid(rounds=4, hand_size=7, team_size=4, min_substitution=1, max_substitution=3,
+                                  ticket_bonus_2=5, swaps_per_round="one_total",
+                                  playoff_weakest_by="full_key", final_tiebreak_includes_ticket_bonus=False)))
     for fact in ("4 manches de draft", "chacun reçoit 7 cartes", "une équipe de 4 cartes", "remplace 1 à 3",
                  "+5 supporters", "ses 28 cartes", "1 seule carte", "Puissance, puis Tie-Breakers",
                  "sans les tickets restants", "1 à 4"):

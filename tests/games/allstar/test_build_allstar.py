@@ -25,7 +25,9 @@ def test_every_component_is_built_with_its_count(built):
     assert counts == {
         "hockey": ("cards", 108), "arenas": ("cards", 15), "fanzones": ("cards", 7), "tiebreak": ("cards", 6),
         "playoff": ("cards", 2), "buses": ("cards", 18), "supporters": ("cards", 12), "tickets": ("cards", 4),
-        "aid": ("pages", 1), "rulebook": ("rulebook", 1)}
+        "aid": ("pages", 2), "rulebook": ("rulebook", 1)}
+    aid = next(c for c in data["components"] if c["id"] == "aid")
+    assert aid["copies"] == 6 and aid["size_mm"] == [148, 210]       # an A5 aid per manager, up to six
     assert any(line.startswith("20 parties à 4 joueurs") for line in data["play"])
 
 
