@@ -38,7 +38,8 @@ def test_every_component_is_built_with_the_manifest_counts(built):
     written = {Path(e["path"]).name for e in data["outputs"] if e.get("paper") == "letter" and not e.get("ink_saver")}
     assert written == {"players.pdf", "tactics.pdf", "fatigue.pdf", "court.pdf", "markets.pdf", "aid.pdf",
                        "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf",
-                       "cartes-63.5x88.9.pdf"}                  # the three card decks pooled for home printing
+                       "cartes-63.5x88.9.pdf",                  # the three card decks pooled for home printing
+                       "cartes-63.5x88.9-pli.pdf"}              # and its fold-over twin (pli/)
 
 
 def test_the_report_says_how_many_boards_and_aids_to_print(built):
