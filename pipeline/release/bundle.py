@@ -102,7 +102,8 @@ def bundle_entries(output: Path, game_id: str, stem: str, papers: tuple[str, ...
                    ) -> dict[str, list[tuple[str, Path]]]:
     """What each zip of a game holds, from a build's output folder, as (name in the zip, file): the names keep
     the output's layout under one folder `stem` (buildit-v0.1/buildit/pnp-a4/…, buildit-v0.1/calibration/…),
-    so the print guide's links work once unzipped: a home zip holds that paper's sheets and rulebook, its print
+    so the print guide's links work once unzipped: a home zip holds that paper's sheets and rulebook (with the
+    fold-over twins of its duplex card files, pnp-<paper>/pli/, for a playtester who cannot rebuild), its print
     guide, ids.md (every card's edition id, which the guide links to) and its calibration sheet.
     report.{json,md} (developer data) go in none. Each export beyond paper is a zip of its own
     (<stem>-tts.zip, <stem>-tgc.zip…)."""

@@ -37,7 +37,8 @@ def test_every_component_is_built_with_the_manifest_counts(built):
     assert any(line.startswith("20 parties à 2 joueurs") for line in data["play"])
     written = {Path(e["path"]).name for e in data["outputs"] if e.get("paper") == "letter" and not e.get("ink_saver")}
     assert written == {"players.pdf", "tactics.pdf", "fatigue.pdf", "court.pdf", "markets.pdf", "aid.pdf",
-                       "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf"}
+                       "score-sheet.pdf", "dice-nets.pdf", "dice-stickers.pdf", "dice-reference.pdf", "rulebook.pdf",
+                       "players-pli.pdf", "tactics-pli.pdf", "fatigue-pli.pdf"}   # fold-over twins (pli/)
     # no pooled card file: 140 + 90 + 9 cards fill 16 + 10 + 1 sheets at 9 a page on both papers, 27 pooled too
 
 
