@@ -17,11 +17,13 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
+from pipeline.core.errors import Report
 from pipeline.core.printing import PrintOptions
+from pipeline.guide.data import read_game_guide
 from pipeline.release.bundle import bundle_entries
 from pipeline.render.sheets.decor import without_lists
 from pipeline.render.sheets.imposition import write_pnp
-from tests.conftest import built_game
+from tests.conftest import ROOT, built_game
 from tests.render.sheets.test_imposition import deck
 
 GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
@@ -169,6 +171,20 @@ def test_each_fightball_team_prints_alone_on_its_own_sheets(fightball, paper):
             cards = min(entry["cards_per_page"], 56 - index // 2 * entry["cards_per_page"])
             if index % 2:                       # every back names the team, the field cards' backs too
                 assert text.count(f"LES {word}") >= cards, (entry["path"], index + 1)
+
+
+def test_a_box_is_read_from_the_games_guide_data_and_a_broken_one_is_a_located_warning(tmp_path):
+    report = Report()
+    guide = read_game_guide(ROOT / "templates" / "fightball", ROOT, report)
+    assert guide.box == {"groups": 2, "group": "équipe",
+                         "title": "Une seule boîte : les deux équipes qui s'affrontent"} and not report.warnings
+    folder = tmp_path / "templates" / "g" / "guide"
+    folder.mkdir(parents=True)
+    (folder / "guide.yaml").write_text("box: {groups: deux, group: équipe, title: Une boîte}\n")
+    report = Report()
+    assert read_game_guide(tmp_path / "templates" / "g", tmp_path, report).box == {}
+    assert [str(p.where) for p in report.warnings] == ["templates/g/guide/guide.yaml"]
+    assert "'box' needs groups" in report.warnings[0].message
 
 
 def _pages_of(built: Path, path: str) -> int:

@@ -247,6 +247,16 @@ def test_the_sheet_says_how_to_pass_the_offset(sheet):
     assert "verso" in back
 
 
+def test_the_sheet_says_when_to_print_the_fold_over_versions(sheet):
+    """Backs more than 1 mm off and no way to rebuild (only the PDFs): the fold-over twins in pli/."""
+    _, path, _ = sheet
+    with pdfplumber.open(path) as pdf:
+        front = _text(pdf.pages[0])
+    for words in ("Plus de 1 mm", "pas moyen de refaire les fichiers", "recto seul", "versions à plier",
+                  "dossier pli/", "-pli.pdf", "plier ici", "découper"):
+        assert words in front, words
+
+
 def test_nothing_within_five_mm_of_the_paper_edge(sheet):
     paper, path, _ = sheet
     with pdfplumber.open(path) as pdf:
