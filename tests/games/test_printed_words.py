@@ -52,8 +52,8 @@ def test_no_printed_file_uses_another_word_for_a_glossary_term(built):
 
 def test_fightball_says_tir_for_the_card_and_action_for_the_pile(tmp_path_factory):
     built = built_game(tmp_path_factory, "fightball")
-    cards, aid, rulebook = (_plain(built / "pnp-a4" / name) for name in ("cartes-63.5x88.9.pdf", "aid.pdf",
-                                                                          "rulebook.pdf"))
+    cards, aid, rulebook = (_plain(built / "pnp-a4" / name) for name in ("cartes-63.5x88.9-eclairs.pdf",
+                                                                          "aid.pdf", "rulebook.pdf"))
     assert "SHOT" not in cards + aid + rulebook
     assert "Ferme l'action, après le joueur et la balle." in cards
     assert "Si l'action réussit" in cards and "le tir réussit" not in cards.lower()

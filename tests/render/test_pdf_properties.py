@@ -66,7 +66,7 @@ def test_every_pdf_carries_title_author_subject_and_keywords(built):
             assert all(info.get(key, "").strip() for key in ("Title", "Author", "Subject", "Keywords")), where
             assert info["Author"] == game.credited_author and "anonymous" not in info["Author"], where
             assert info["Subject"].startswith(game.title), where
-            folder = path.parent.name
+            folder = path.parent.parent.name if path.parent.name == "pli" else path.parent.name   # fold-over twins
             if folder.startswith("pnp-"):
                 paper = {"pnp-a4": "A4", "pnp-letter": "Letter"}[folder]
                 assert f", {paper}, impression maison" in info["Subject"], where

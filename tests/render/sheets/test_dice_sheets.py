@@ -412,7 +412,7 @@ def test_build_writes_nets_stickers_pngs_and_reports_them(tmp_path, monkeypatch)
     with Image.open(pngs[0]) as image:
         assert image.size == (round(18 / 25.4 * 300), round(18 / 25.4 * 300))    # 16 mm + 1 mm bleed each side
     md = (out / "report.md").read_text()
-    assert "| Dés (`dice`) | dice | 120 | 16 × 16 | non |" in md                  # the French print guide
+    assert "| Dés (`dice`) | dés | 120 | 16 × 16 | non |" in md                   # the French print guide
     assert f"120 patrons de dés de 16 mm, {entries['dice-nets', 'a4']['nets_per_page']} par page" in md
     assert "720 autocollants de 13 mm" in md
 

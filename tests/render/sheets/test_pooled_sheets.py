@@ -28,6 +28,11 @@ GAMES = ("buildit", "allstar", "nba", "fightball", "challengers")
 # calls optional aside): Letter as issue 29 set it, A4 as measured before it (no worse)
 TARGETS = {"letter": {"buildit": 25, "allstar": 29, "nba": 52, "fightball": 33, "challengers": 63},
            "a4": {"buildit": 24, "allstar": 28, "nba": 50, "fightball": 32, "challengers": 62}}
+# What issue 29 itself adds to two of the targets it set, each sheet counted from the build: All-Star prints one
+# aid per manager up to six, two to a sheet (3 sheets where one aid took 1: +2); Fightball never mixes two teams on
+# a sheet, so each team's 56 cards take 7 sheets of 9 where the four teams shared 25 (+3). Both rules are the
+# issue's (§5 and §2); the targets of §1 were set before them.
+ADDED_BY_ISSUE_29 = {"allstar": 2, "fightball": 3}
 MARK_WIDTH = 0.3          # points: how crop marks are drawn (pipeline/render/sheets/decor.py)
 
 
@@ -99,7 +104,7 @@ def test_a_full_home_print_meets_the_target(built):
     optional = _optional_files(game)
     assert set(data["paper_bill"]) == {"a4", "letter"}
     totals = {paper: _full_print(bill, optional) for paper, bill in data["paper_bill"].items()}
-    assert all(totals[paper] <= TARGETS[paper][game] for paper in totals), totals
+    assert all(totals[paper] <= TARGETS[paper][game] + ADDED_BY_ISSUE_29.get(game, 0) for paper in totals), totals
 
 
 def _card_args(paper: str, size) -> tuple[str, ...]:
@@ -190,7 +195,8 @@ def test_crop_marks_are_5_mm_long_on_every_card_token_and_board_sheet(built):
                 if number % 2 or entry.get("backs_mode") != "duplex":
                     assert bottom - top >= SHORT_MIN - 0.01, (entry["path"], number, top, bottom)
                     assert bottom == pytest.approx(grid_top, abs=0.01) or top == pytest.approx(grid_bottom, abs=0.01)
-    poker = [e for e in _pnp(built) if e.get("size_mm") == [63.5, 88.9] and not e.get("ink_saver")]
+    poker = [e for e in _pnp(built) if e.get("size_mm") == [63.5, 88.9] and not e.get("ink_saver")
+             and not e.get("foldover_of")]          # a fold-over twin holds fronts and backs side by side
     for entry in poker:
         assert entry["cards_per_page"] == 9, entry["path"]
         assert (entry["path"] in short_files) is (entry["paper"] == "letter"), entry["path"]
