@@ -6,7 +6,6 @@ game; an odd rulebook's last page is at least half full; report.md names each co
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
@@ -16,6 +15,7 @@ import pypdfium2
 import pytest
 
 from pipeline.core.units import MM
+from tests.guide.test_print_guide import _data, _section
 from tests.conftest import built_game, pdf_text
 
 GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
@@ -28,14 +28,6 @@ def built(request, tmp_path_factory) -> Path:
     return built_game(tmp_path_factory, request.param)
 
 
-def _data(built: Path) -> dict:
-    return json.loads((built / "report.json").read_text())
-
-
-def _section(text: str, number: int) -> str:
-    start = text.index(f"\n## {number}. ")
-    end = text.find("\n## ", start + 1)
-    return text[start:end if end > 0 else None]
 
 
 def pdf_pages(path: Path) -> int:
