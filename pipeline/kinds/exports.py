@@ -46,17 +46,14 @@ def key_options(config: BuildConfig, game_id: str, target: str) -> tuple:
             ghostscript() if target == "dtc" else None)
 
 
-def write(game, laid, config: BuildConfig, progress, edition=None, targets: tuple[str, ...] = ()) -> list[dict]:
-    """One entry per target (default: all asked for), from every non-ink component of the game (`laid.pool`)."""
+def write(game, laid, config: BuildConfig, progress, edition=None, target: str = "tts") -> list[dict]:
+    """The one report entry of `target`'s export, from every non-ink component of the game (`laid.pool`)."""
     from pipeline.exports.pieces import pieces_of
 
     pieces = pieces_of([one for one in laid.pool if not one.ink], edition)
-    written = []
-    for target in targets or asked(config):
-        progress.start(f"{game.id}: {target}", 1)
-        export = _export(target, game, pieces, config, edition)
-        written.append(_entry(config, game, export))
-        progress.advance()
+    progress.start(f"{game.id}: {target}", 1)
+    written = [_entry(config, game, _export(target, game, pieces, config, edition))]
+    progress.advance()
     return written
 
 

@@ -69,7 +69,7 @@ def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache
     paper = [one for one in laid_list if not one.ink]
     for target in exports.asked(config) if paper else ():       # one step per export, side by side
         step = Step(game, target, paper[0], paper, functools.partial(exports.write, edition=edition,
-                                                                     targets=(target,)), cache, edition)
+                                                                     target=target), cache, edition)
         if cache and all(one.digest for one in paper):
             step.key = cache.key("write", step.name, identity, exports.key_options(config, game.id, target),
                                  [one.digest for one in paper])

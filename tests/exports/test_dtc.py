@@ -17,6 +17,7 @@ from pipeline.exports.pieces import BOARD, DECK, TOKEN, Card, Piece
 from pipeline.render.fonts import default_fonts
 from pipeline.render.pdf import new_canvas
 from tests.exports.test_shops import BLUE, GREEN, RED, WHITE, Swatch
+from tests.exports.real_games import prepared
 
 MEDIA, TRIM = [0, 0, 198, 270], [9, 9, 189, 261]
 SCALE = 4                                                  # px per point when a page is rendered
@@ -247,15 +248,7 @@ def test_ghostscript_makes_a_cmyk_pdf_x1a_that_passes_the_preflight_twice_the_sa
 
 @pytest.fixture(scope="module")
 def nba():
-    from pipeline import PROJECT_ROOT
-    from pipeline.build import prepare
-    from pipeline.core.config import BuildConfig
-    from pipeline.core.errors import Report
-    from pipeline.core.progress import Progress
-    from pipeline.exports.pieces import pieces_of
-
-    item = prepare(BuildConfig(PROJECT_ROOT, ("nba",)), Report(), Progress(), cached=True)[0]
-    return item, pieces_of(item.laid, item.edition)
+    return prepared("nba")
 
 
 def test_nba_decks_one_pdf_each_face_and_back_per_card_fonts_embedded(nba):

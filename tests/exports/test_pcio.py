@@ -19,6 +19,7 @@ from pipeline.core.units import MM
 from pipeline.exports import pcio
 from pipeline.exports.pieces import BOARD, DECK, DIE, PAGE, TOKEN, Card, Piece
 from tests.exports.pcio_check import problems
+from tests.exports.real_games import prepared
 
 GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
 RED, GREEN, BLUE, YELLOW = (220, 30, 30), (30, 160, 60), (30, 60, 200), (240, 200, 20)
@@ -27,17 +28,9 @@ RED, GREEN, BLUE, YELLOW = (220, 30, 30), (30, 160, 60), (30, 60, 200), (240, 20
 @pytest.fixture(scope="module")
 def games():
     """game -> (title, pieces, export), each game prepared once (from the build cache)."""
-    from pipeline import PROJECT_ROOT
-    from pipeline.build import prepare
-    from pipeline.core.config import BuildConfig
-    from pipeline.core.errors import Report
-    from pipeline.core.progress import Progress
-    from pipeline.exports.pieces import pieces_of
-
     found = {}
     for game in GAMES:
-        item = prepare(BuildConfig(PROJECT_ROOT, (game,)), Report(), Progress(), cached=True)[0]
-        pieces = pieces_of(item.laid, item.edition)
+        item, pieces = prepared(game)
         found[game] = (item.game.title, pieces, pcio.export(game, item.game.title, pieces))
     return found
 

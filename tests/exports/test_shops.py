@@ -13,6 +13,7 @@ from PIL import Image
 from pipeline.core.units import MM
 from pipeline.exports import presets, shops
 from pipeline.exports.pieces import BOARD, DECK, DIE, PAGE, TOKEN, Card, Piece
+from tests.exports.real_games import prepared
 
 RED, BLACK, WHITE, BLUE, GREEN = (220, 30, 30), (0, 0, 0), (255, 255, 255), (20, 40, 200), (20, 160, 60)
 
@@ -242,15 +243,7 @@ def test_an_unknown_target_is_refused():
 
 @pytest.fixture(scope="module")
 def nba():
-    from pipeline import PROJECT_ROOT
-    from pipeline.build import prepare
-    from pipeline.core.config import BuildConfig
-    from pipeline.core.errors import Report
-    from pipeline.core.progress import Progress
-    from pipeline.exports.pieces import pieces_of
-
-    item = prepare(BuildConfig(PROJECT_ROOT, ("nba",)), Report(), Progress(), cached=True)[0]
-    return item, pieces_of(item.laid, item.edition)
+    return prepared("nba")
 
 
 def test_nba_for_tgc_every_face_at_the_exact_size_and_manifests_matching_the_workbook(nba):

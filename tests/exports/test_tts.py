@@ -22,6 +22,7 @@ from pipeline.exports.tts.components import DICE_NOTE
 from pipeline.exports.tts.objects import CARD_MESH_MM, MM_PER_UNIT, card_scale
 from pipeline.exports.tts.sheets import plan_sheets
 from tests.exports import tts_check
+from tests.exports.real_games import prepared
 
 GAMES = ("buildit", "nba", "allstar", "fightball", "challengers")
 BASE = "file:///home/me/pnp/output/demo/tts/"
@@ -79,17 +80,10 @@ def close(a, b, tolerance=6) -> bool:
 @pytest.fixture(scope="module")
 def games():
     """game id -> (its Export with BASE, its pieces, title, version): each game prepared (cached) once."""
-    from pipeline import PROJECT_ROOT
-    from pipeline.build import prepare
-    from pipeline.core.config import BuildConfig
-    from pipeline.core.errors import Report
-    from pipeline.core.progress import Progress
-    from pipeline.exports.pieces import pieces_of
-
     made = {}
     for game in GAMES:
-        item = prepare(BuildConfig(PROJECT_ROOT, (game,)), Report(), Progress(), cached=True)[0]
-        pieces, title, version = pieces_of(item.laid, item.edition), item.game.title, item.edition.version
+        item, pieces = prepared(game)
+        title, version = item.game.title, item.edition.version
         made[game] = (export(item.game.id, title, version, pieces, BASE), pieces, title, version)
     return made
 

@@ -95,8 +95,8 @@ def laid_out_faces(game_id: str, ink_saver: bool, pages: bool = False, marked: b
                 yield spec, face
 
 
-def measured_pages(faces):
-    """Draw each face on its own page (the trim box's corner at (bleed, bleed)); pdfplumber pages, in order."""
+def face_pdf(faces) -> bytes:
+    """Each (spec, face) on a page of its own, the trim box's corner at (bleed, bleed), as a build draws it."""
     buffer = BytesIO()
     canvas = new_canvas(buffer, (100, 100), default_fonts())
     for _, face in faces:
@@ -105,7 +105,12 @@ def measured_pages(faces):
         face.draw(canvas)
         canvas.showPage()
     canvas.save()
-    return pdfplumber.open(BytesIO(buffer.getvalue()))
+    return buffer.getvalue()
+
+
+def measured_pages(faces):
+    """Draw each face on its own page (face_pdf); pdfplumber pages, in order."""
+    return pdfplumber.open(BytesIO(face_pdf(faces)))
 
 
 def violations(spec, face, page) -> list[str]:

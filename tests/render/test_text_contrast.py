@@ -32,8 +32,7 @@ from pipeline.render.faces.primitives import Circle, Group, Polygon, Rect, Text
 from pipeline.render.faces.renderer import FaceLayout
 from pipeline.render.faces.text import Run
 from pipeline.render.fonts import default_fonts
-from pipeline.render.pdf import new_canvas
-from tests.render.test_safe_zone import laid_out_faces
+from tests.render.test_safe_zone import face_pdf, laid_out_faces
 
 DPI = 150
 X_HEIGHT = 0.5          # of the size: where a character has ink, from its baseline up
@@ -53,19 +52,6 @@ def _strip_text(pdf_bytes: bytes) -> bytes:
         out = BytesIO()
         pdf.save(out, deterministic_id=True)
         return out.getvalue()
-
-
-def face_pdf(faces) -> bytes:
-    """Each face on a page of its own, the trim box's corner at (bleed, bleed), as a build draws it."""
-    buffer = BytesIO()
-    canvas = new_canvas(buffer, (100, 100), default_fonts())
-    for _, face in faces:
-        canvas.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))
-        canvas.translate(face.bleed, face.bleed)
-        face.draw(canvas)
-        canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
 
 
 def _ink_points(char: dict, page_height: float) -> tuple[float, list[tuple[float, float]]]:
