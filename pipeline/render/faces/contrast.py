@@ -330,7 +330,7 @@ def face_readings(face, fonts, dpi: int = 300) -> list[Reading]:
     pdf = pdfium.PdfDocument(buffer.getvalue())
     try:
         scale = dpi / 72.0
-        image = pdf[0].render(scale=scale).to_pil().convert("RGB")
+        image = pdf[0].render(scale=scale, rev_byteorder=True).to_pil()
     finally:
         pdf.close()
 

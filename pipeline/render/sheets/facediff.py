@@ -38,7 +38,7 @@ def raster(face, dpi: int = DPI):
     pdf = pdfium.PdfDocument(buffer.getvalue())
     try:
         page = pdf[0]
-        image = page.render(scale=dpi / 72.0).to_pil().convert("RGB")
+        image = page.render(scale=dpi / 72.0, rev_byteorder=True).to_pil()
         page.close()
     finally:
         pdf.close()

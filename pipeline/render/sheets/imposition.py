@@ -23,6 +23,7 @@ from pipeline.core.errors import PipelineError, Problem
 from pipeline.core.output import atomic_write, deliver
 from pipeline.core.printing import PrintOptions
 from pipeline.core.units import MM, PAPERS_MM
+from pipeline.render import png
 from pipeline.render.fonts import FontSet, default_fonts
 from pipeline.render.pdf import new_canvas
 from pipeline.render.sheets.decor import (FOOTER_NOTES, draw_fold_line, draw_footer, draw_header, draw_marks,
@@ -244,14 +245,12 @@ def write_png(print_pdf_path, out_dir, names: Sequence[str], dpi: int = 300,
 
 def _png_page(page, dpi: int) -> bytes:
     try:
-        image = page.render(scale=dpi / 72.0).to_pil().convert("RGB")
+        image = page.render(scale=dpi / 72.0, rev_byteorder=True).to_pil()
         # pdfium rounds the bitmap size up; a partial last pixel row or column is dropped
         size = (round(page.get_width() * dpi / 72.0), round(page.get_height() * dpi / 72.0))
         if image.size != size:
             image = image.crop((0, 0, *size))
-        data = io.BytesIO()
-        image.save(data, format="PNG", dpi=(dpi, dpi))
-        return data.getvalue()
+        return png.encode(image, dpi)
     finally:
         page.close()
 
