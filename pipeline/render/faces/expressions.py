@@ -8,6 +8,7 @@ pays for it (about 0.1 s of start-up).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Callable
 
@@ -115,6 +116,15 @@ def _plain_name(source: str) -> str | None:
     return plain.group(1) if plain and plain.group(1) not in _JINJA_WORDS else None
 
 
+_COMPILED: dict[str, "_Expression"] = {}       # source -> its compiled expression (Compiler._jinja)
+
+
+@functools.cache
+def _face_env():
+    """The faces' environment, made once per process (it holds no per-template state)."""
+    return sandbox()
+
+
 def sandbox(markdown: bool = False):
     """The one jinja2 environment the pipeline renders untrusted templates with: sandboxed, strict about
     unknown names, no autoescape (faces draw characters and rulebooks escape for reportlab themselves; `&`
@@ -157,7 +167,7 @@ class Compiler:
     @property
     def env(self):
         if self._env is None:
-            self._env = sandbox()
+            self._env = _face_env()
         return self._env
 
     @property
@@ -214,6 +224,14 @@ class Compiler:
             raise TemplateSyntax(exc.message) from None
 
     def _jinja(self, source: str) -> Any:
+        """Compiled once per process: every template of every game and ink variant shares the one face
+        environment, and an _Expression holds no state between evaluations."""
+        found = _COMPILED.get(source)
+        if found is None:
+            found = _COMPILED[source] = self._compile(source)
+        return found
+
+    def _compile(self, source: str) -> Any:
         from jinja2 import nodes
         from jinja2.exceptions import TemplateSyntaxError
         from jinja2.parser import Parser

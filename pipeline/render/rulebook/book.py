@@ -102,11 +102,36 @@ def _set(options: PrintOptions, figures, blocks, cover: Cover, density: float, w
     """The book laid out at one density: (document, flowable builder)."""
     doc = RulebookDocument(options)
     builder = FlowableBuilder(Styles(options.fonts, density), figures, doc.frame_height, doc.frame_width)
+    story = _story(doc, builder, blocks, cover)
+    _seed_contents(story)
     try:
-        doc.multiBuild(_story(doc, builder, blocks, cover), maxPasses=MAX_PASSES)
+        doc.multiBuild(story, maxPasses=MAX_PASSES)
     except LayoutError as exc:     # something platypus cannot place even on an empty page
         raise PipelineError(Problem(where, f"cannot lay the rulebook out: {exc}", RULE)) from None
     return doc, builder
+
+
+def _seed_contents(story: list[Flowable]) -> None:
+    """The contents filled with every numbered heading before the first pass, at page 0: the first pass then
+    lays the contents out at their real height (not reportlab's one-line placeholder), so its pages are the
+    final ones and the second pass, with the real numbers, is the last (three passes become two). Only a
+    guess: a heading missed or out of order costs the pass it saved, never a wrong page number."""
+    toc = next((f for f in story if isinstance(f, TableOfContents)), None)
+    if toc is not None:
+        toc._entries = [(info.level - 1, info.entry, 0, info.key) for info in _headings(story) if info.key]
+
+
+def _headings(flowables) -> list[HeadingInfo]:
+    """The HeadingInfo of every heading in story order, inside floated and kept-together blocks too."""
+    found = []
+    for flowable in flowables:
+        info = getattr(flowable, "rulebook_heading", None)
+        if info is not None:
+            found.append(info)
+        inner = getattr(flowable, "content", None) or getattr(flowable, "_content", None)
+        if isinstance(inner, list):
+            found += _headings(inner)
+    return found
 
 
 def _spends_its_last_sheet(doc: "RulebookDocument") -> bool:

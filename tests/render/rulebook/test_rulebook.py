@@ -333,6 +333,33 @@ def test_the_same_inputs_give_byte_identical_files(book, tmp_path):
     assert target.read_bytes() == book["a4"]
 
 
+def test_the_contents_are_seeded_so_two_passes_settle_the_book(book, tmp_path, monkeypatch):
+    """The first pass lays the contents out at their real height (book.py _seed_contents): the second pass,
+    with the real page numbers, is the last; without the seed reportlab's one-line placeholder takes a third.
+    The same bytes either way."""
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+
+    from pipeline.render.rulebook import book as book_module
+
+    passes, original = [], BaseDocTemplate.multiBuild
+
+    def counted(self, story, maxPasses=10, **kwargs):
+        passes.append(original(self, story, maxPasses, **kwargs))
+        return passes[-1]
+    monkeypatch.setattr(BaseDocTemplate, "multiBuild", counted)
+    chapters = {f"{n:02d}-partie.md": f"# Partie {n}\n\n## Mise en place {n}\n\nTexte.\n\n## Tour {n}\n\nTexte.\n"
+                for n in range(1, 13)}                        # 36 lines of contents: far from one
+    folder = write_book(tmp_path, chapters)
+    seeded, plain = tmp_path / "seeded.pdf", tmp_path / "plain.pdf"
+    write_rulebook(seeded, folder, CONTEXT, book["figures"], options("a4"), tmp_path)
+    assert passes and set(passes) == {2}, passes
+    monkeypatch.setattr(book_module, "_seed_contents", lambda story: None)
+    passes.clear()
+    write_rulebook(plain, folder, CONTEXT, book["figures"], options("a4"), tmp_path)
+    assert set(passes) == {3}, passes
+    assert seeded.read_bytes() == plain.read_bytes()
+
+
 BROKEN = {
     "01-undefined.md": "# Un\n\nTexte.\nIl y a {{ joueurs }} joueurs.\n",
     "02-syntax.md": "# Deux\n\n{% for card in cards %}\n{% for x in %}\n{% endfor %}\n",
