@@ -250,3 +250,30 @@ def test_a_mark_over_a_pattern_stands_on_a_plate_of_its_own():
     assert isinstance(plate, Rect) and plate.fill == (1.0, 1.0, 1.0)
     x0, y0 = text.runs[0].x, text.runs[0].y
     assert plate.x < x0 and plate.y < y0 and contrast(text.colour, plate.fill) >= MARK_RATIO
+
+
+def test_the_mark_grey_is_the_first_level_that_reads_as_a_walk_over_all_256_would_find_it():
+    """edition_mark._grey tries a few levels (bisection on each ground) where it once walked all 256: the same
+    grey, or none, on 20,000 seeded sets of grounds (greys, colours, black and white among them)."""
+    import random
+
+    from pipeline.render.faces import edition_mark
+
+    def walked(grounds):
+        dark = min(contrast((0, 0, 0), g) for g in grounds) >= min(contrast((1, 1, 1), g) for g in grounds)
+        levels = range(255, -1, -1) if dark else range(256)
+        return next(((v / 255,) * 3 for v in levels
+                     if min(contrast((v / 255,) * 3, g) for g in grounds) >= MARK_RATIO), None)
+
+    rng, nones = random.Random(2026), 0
+    for _ in range(20_000):
+        count = rng.randint(1, 5)
+        if rng.random() < 0.2:
+            grounds = tuple(((v := rng.randint(0, 255) / 255), v, v) for _ in range(count))
+        else:
+            grounds = tuple(tuple(rng.choice((rng.random(), rng.randint(0, 255) / 255, 0.0, 1.0)) for _ in range(3))
+                            for _ in range(count))
+        expected = walked(grounds)
+        assert edition_mark._grey.__wrapped__(grounds) == expected, grounds
+        nones += expected is None
+    assert 1_000 < nones < 19_000          # both outcomes are exercised

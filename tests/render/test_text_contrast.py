@@ -188,3 +188,17 @@ def test_text_over_an_image_is_measured_on_a_render():
 def test_grounds_under_a_box_list_each_colour_once():
     band = Rect(0, 0, 30 * MM, 40 * MM, 0, NAVY, None, 0, None)
     assert Grounds((band,)).under((20 * MM, 5 * MM, 40 * MM, 7 * MM)) == [NAVY, WHITE]
+
+
+def test_faces_that_differ_in_colour_only_each_get_their_own_grounds():
+    """The points under a box are read once per geometry (contrast.py _shown): a second face with the same
+    shapes in other colours gets its colours, in the order the points meet them, not the first face's."""
+    box = (20 * MM, 5 * MM, 40 * MM, 9 * MM)
+
+    def face(band, panel):
+        return (Rect(0, 0, 30 * MM, 40 * MM, 0, band, None, 0, None),
+                Rect(25 * MM, 7 * MM, 30 * MM, 10 * MM, 2 * MM, panel, (0.0, 0.0, 0.0), 0.5, None))
+    first = Grounds(face(NAVY, (0.9, 0.9, 0.2))).under(box)
+    second = Grounds(face((0.7, 0.1, 0.1), (0.2, 0.8, 0.3))).under(box)
+    assert first == [NAVY, (0.0, 0.0, 0.0), (0.9, 0.9, 0.2), WHITE], first
+    assert second == [(0.7, 0.1, 0.1), (0.0, 0.0, 0.0), (0.2, 0.8, 0.3), WHITE], second

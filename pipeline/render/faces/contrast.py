@@ -296,13 +296,50 @@ class Grounds:
                 kept.append(layer)
         if covered and len(kept) == 1:
             return [kept[0][3]]
-        local = _Ground()
-        local.layers = kept[::-1]
-        across = max(1, min(256, math.ceil((x1 - x0) / (SAMPLE_MM * MM))))
-        up = max(1, min(16, math.ceil((y1 - y0) / (2 * SAMPLE_MM * MM))))
-        seen = [local.at(x0 + (x1 - x0) * i / across, y0 + (y1 - y0) * j / up)
-                for i in range(across + 1) for j in range(up + 1)]
-        return list(dict.fromkeys(seen))
+        layers = kept[::-1]
+        shown = _shown(box, layers)
+        return list(dict.fromkeys(WHITE if index < 0 else layers[index][3] for index in shown))
+
+
+_SHOWN: dict[tuple, tuple[int, ...]] = {}      # (box, the layers' geometry) -> _shown's answer
+SHOWN_MAX = 4096
+
+
+def _shown(box: tuple, layers: list[tuple]) -> tuple[int, ...]:
+    """Which of `layers` (bottom first; -1: none, the paper) shows at the points read under `box`, each once, in
+    the order met: points SAMPLE_MM apart across and twice that up, the box's edges included. What shows
+    depends on the layers' shapes and places, not on their colours, so the faces of a deck that differ in
+    colour only (the same template) read their points once."""
+    try:
+        key = (box, tuple((layer[0], _shape_only(layer[1]), layer[2]) for layer in layers))
+        found = _SHOWN.get(key)
+    except TypeError:           # something unhashable in a shape: read the points
+        key, found = None, None
+    if found is not None:
+        return found
+    x0, y0, x1, y1 = box
+    across = max(1, min(256, math.ceil((x1 - x0) / (SAMPLE_MM * MM))))
+    up = max(1, min(16, math.ceil((y1 - y0) / (2 * SAMPLE_MM * MM))))
+    tests = [layer[5] for layer in layers][::-1]
+    top = len(layers) - 1
+    seen = {}
+    for i in range(across + 1):
+        x = x0 + (x1 - x0) * i / across
+        for j in range(up + 1):
+            y = y0 + (y1 - y0) * j / up
+            seen.setdefault(next((top - n for n, test in enumerate(tests) if test(x, y)), -1))
+    found = tuple(seen)
+    if key is not None:
+        if len(_SHOWN) >= SHOWN_MAX:
+            _SHOWN.clear()
+        _SHOWN[key] = found
+    return found
+
+
+def _shape_only(shape):
+    """A shape with its colours left out: what decides where it is, not how it looks."""
+    fields = getattr(shape, "_fields", ())
+    return shape._replace(**{name: None for name in ("fill", "stroke") if name in fields})
 
 
 def _without_text(primitives) -> tuple:

@@ -23,6 +23,7 @@ The mark is added after layout (`stamp`), so faces compared by `pnp diff` and th
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 from dataclasses import dataclass, field, replace
@@ -151,12 +152,47 @@ def _known(grounds) -> tuple:
     return tuple(g for g in grounds if g is not None) or ((1.0, 1.0, 1.0),)
 
 
+_GREY_LUMINANCE = [luminance((v / 255,) * 3) for v in range(256)]     # grey level -> its luminance
+
+
 @lru_cache(maxsize=512)
 def _grey(grounds: tuple) -> tuple[float, float, float] | None:
     dark = min(contrast((0, 0, 0), g) for g in grounds) >= min(contrast((1, 1, 1), g) for g in grounds)
-    levels = range(255, -1, -1) if dark else range(256)       # from the ground's side towards the far end
-    return next(((v / 255,) * 3 for v in levels if min(contrast((v / 255,) * 3, g) for g in grounds) >= MARK_RATIO),
-                None)
+    under = [luminance(g) for g in grounds]
+
+    def reads(v: int) -> bool:      # colours.contrast of (v / 255,) * 3 and each ground, luminances worked out once
+        grey = _GREY_LUMINANCE[v]
+        return min((max(grey, lg) + 0.05) / (min(grey, lg) + 0.05) for lg in under) >= MARK_RATIO
+
+    # The first level that reads, from the ground's side towards the far end (255 down to 0 for a dark mark,
+    # 0 up for a light one). On one ground the levels that read are those up to some `low` and from some
+    # `high` on (the ratio falls as the grey nears the ground's luminance, rises past it); on several, the
+    # levels every one of them allows, whose largest is 255 or some ground's `low`, whose smallest 0 or some
+    # ground's `high`: those few are tried in order, with the same test as all 256 would be.
+    ends = [_reading_ends(lg) for lg in under]
+    candidates = sorted({255, *(low for low, _ in ends)}, reverse=True) if dark else \
+        sorted({0, *(high for _, high in ends)})
+    return next(((v / 255,) * 3 for v in candidates if 0 <= v <= 255 and reads(v)), None)
+
+
+def _reading_ends(ground: float) -> tuple[int, int]:
+    """(low, high) for a ground of this luminance: levels 0..low read darker than it, high..255 lighter (each
+    side possibly empty: low -1, high 256), by the test `_grey` makes, found by bisection on each side."""
+    cross = bisect.bisect_left(_GREY_LUMINANCE, ground)        # levels below it are darker than the ground
+
+    def ratio(v: int) -> float:
+        grey = _GREY_LUMINANCE[v]
+        return (max(grey, ground) + 0.05) / (min(grey, ground) + 0.05)
+    lo, hi = 0, cross                   # the first darker level that does not read (falls as v rises)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (mid + 1, hi) if ratio(mid) >= MARK_RATIO else (lo, mid)
+    low = lo - 1
+    lo, hi = cross, 256                 # the first lighter level that reads (rises as v rises)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ratio(mid) >= MARK_RATIO else (mid + 1, hi)
+    return low, lo
 
 
 def mark_grey(grounds) -> tuple[float, float, float] | None:
