@@ -64,8 +64,10 @@ def nominal(records: Records) -> dict[str, float]:
     return {} if share is None else {"plays:valid/plays:complete": round(share, 3)}
 
 
-# the points the rulebook leaves open (FB-A8, FB-A11): the rulebook's "Choix de cette édition" prints them
-READINGS = other_readings(("new_attacker_same_name_compares", ("current", "first")), ("tie_rule", ("draw", "overtime")))
+# the points the rulebook leaves open or says two ways (FB-A8, FB-A11, the Shot card held at the BUZZ: l.51 v
+# l.123): the rulebook's "Choix de cette édition" prints them
+READINGS = other_readings(("new_attacker_same_name_compares", ("first", "current")), ("tie_rule", ("draw", "overtime")),
+                          ("shot_at_buzz", ("taken_back", "placed")))
 
 # the two decks a game matches (`pnp simulate fightball --teams eclairs,remparts`, `--matchups`); what raw
 # speed buys (north's share of the race 0.4 / 0.5 / 0.6); each card played on the field vs thrown away

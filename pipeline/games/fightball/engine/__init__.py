@@ -14,7 +14,10 @@ outcome, the card id), the BUZZ only when it is the last card (applied at once, 
 Actions, in the order legal_actions lists them: empty hand ("DRAW_DECK",), ("TAKE_DISCARD_TOP",) (own discard
 pile not empty); holding a card ("PLACE", cell) for the 24 cells in row-major order (cell = row * 5 + col),
 then ("DISCARD",) (a card drawn from the deck only); holding the BUZZ only ("PLACE_BUZZ",), which ends the
-fast round at once: the card the other coach holds goes nowhere (FB-A7, FB-A16, FB-A17).
+fast round at once: the card the other coach holds goes nowhere (FB-A7, FB-A16, FB-A17), unless the rules
+read l.123 of the seed as the Shot card (`shot_at_buzz` placed): a Shot card the other coach holds then lands
+where they choose, in phase "last_shot" (the same PLACE or DISCARD as when holding it), and the quarter is
+scored.
 
 Public state for bots and tests: hand, from_deck, discard, left (non-BUZZ cards in each deck), stacks[cell]
 [(card, placed_by), …], plays[cell] (the scorer's Play of that stack), awards[cell], live (each coach's
@@ -25,14 +28,14 @@ from __future__ import annotations
 
 from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 from pipeline.games.fightball.engine.cards import GameData
-from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS
+from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS, SHOT
 from pipeline.games.fightball.engine.scoring import (DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack,
                                                      finish, play_total, step)
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "evaluate_stack"]
 
-WHO, ACT, DRAW, OVER = range(4)
-PHASE_NAMES = ("who_acts", "act", "draw", "over")
+WHO, ACT, DRAW, OVER, LAST = range(5)
+PHASE_NAMES = ("who_acts", "act", "draw", "over", "last_shot")
 DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
 _NO_AWARDS = ()
 
@@ -56,7 +59,7 @@ class State(PhaseState):
 
     def current_player(self) -> int:
         phase = self.phase
-        return self.actor if phase == ACT else TERMINAL if phase == OVER else CHANCE
+        return self.actor if phase == ACT or phase == LAST else TERMINAL if phase == OVER else CHANCE
 
     def chance_outcomes(self) -> list:
         if self.phase == WHO:
@@ -144,23 +147,40 @@ class State(PhaseState):
             for coach, points, _ in new:
                 live[coach] += points
             self.awards[cell] = new
-        self.hand[seat], self.phase = NOBODY, WHO
         self._count(data.played_key[card])
+        if self.phase == LAST:
+            self._count("shot_at_buzz:placed")
+        self._hand_emptied(seat)
 
     def _discard(self, seat: int, action: tuple) -> None:
         card = self.hand[seat]
         if card == NOBODY or not self.from_deck[seat] or card == self.data.buzz[seat] or len(action) != 1:
             raise ValueError(f"{action!r}: only a card drawn from the deck may be discarded (never the BUZZ)")
         self.discard[seat].append(card)
-        self.hand[seat], self.phase = NOBODY, WHO
         self._count(self.data.discarded_key[card])
+        self._hand_emptied(seat)
 
     def _place_buzz(self, seat: int, action: tuple) -> None:
         if self.hand[seat] != self.data.buzz[seat] or len(action) != 1:
             raise ValueError(f"{action!r}: {SEATS[seat]} does not hold their BUZZ")
         self.hand[seat] = NOBODY
         self._count(f"buzz:{SEATS[seat]}")
+        held = self.hand[1 - seat]
+        if held != NOBODY and self.data.cards[held].kind == SHOT:
+            self._count("shot_at_buzz:held")
+            if self.prm["shot_at_buzz"] == "placed":     # l.123 read as the Shot card: it lands (phase LAST)
+                self.actor, self.phase = 1 - seat, LAST
+                return
         self._score_quarter()
+
+    def _hand_emptied(self, seat: int) -> None:
+        """The card held has landed: the race goes on, or, the last Shot card of a BUZZ placed, the quarter
+        is scored."""
+        self.hand[seat] = NOBODY
+        if self.phase == LAST:
+            self._score_quarter()
+        else:
+            self.phase = WHO
 
     # --- quarters -----------------------------------------------------------------------------------------
 
@@ -244,9 +264,10 @@ def _legal(state: State, seat: int) -> list:
     return places + [DISCARD] if state.from_deck[seat] else places
 
 
-State.LEGAL = {ACT: _legal}
+State.LEGAL = {ACT: _legal, LAST: _legal}
 State.HANDLERS = {ACT: {"DRAW_DECK": State._draw, "TAKE_DISCARD_TOP": State._take, "PLACE": State._place,
                         "DISCARD": State._discard, "PLACE_BUZZ": State._place_buzz},
+                  LAST: {"PLACE": State._place, "DISCARD": State._discard},
                   WHO: {}, DRAW: {}, OVER: {}}
 State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset({WHO, DRAW}), OVER, PHASE_NAMES
 
