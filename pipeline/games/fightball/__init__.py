@@ -12,7 +12,8 @@ from pathlib import Path
 from pipeline.data.specs import GameModule, Records
 from pipeline.games.fightball.bots import BOTS
 from pipeline.games.kit import engine_rows, game_record
-from pipeline.play.contract import KeyFigure, Sides, Simulation, Sweep, blame_rows, other_readings, per_records
+from pipeline.play.contract import (KeyFigure, Ratio, RatioTable, Sides, Simulation, Sweep, blame_rows, other_readings,
+                                    per_records)
 
 GAME_ID = "fightball"
 
@@ -75,7 +76,16 @@ SIDES = Sides(("team_north", "team_south"), lambda records: [rec["id"] for rec i
 SPEED = Sweep(("speed_north", "speed_south"), ((40, 60), (50, 50), (60, 40)), "north's speed share",
               lambda setting: setting[0] / (setting[0] + setting[1]))
 KEY_FIGURES = (KeyFigure("points", "points per game"),
-               KeyFigure("points:false_start", "false-start points per game"))
+               KeyFigure("points:false_start", "false-start points per game"),
+               KeyFigure("cause:false_start", "false starts' share of the points", per="points_scored"))
+# where the points come from: valid plays or each foul, as a share of every point scored (random bots score
+# mostly by their false starts; the balance gates play the heuristic bot, the first of BOTS)
+CAUSES = (("play", "valid plays"), ("false_start", "false starts"), ("too_late", "too-late cards"),
+          ("hurried_shot", "hurried shots"), ("effect_foul", "fouls made by effects"))
+POINTS_BY_CAUSE = RatioTable("points_by_cause", "Points by cause", tuple(
+    Ratio(f"cause:{cause}", "points_scored", label, share=False) for cause, label in CAUSES),
+    note="Each cause's share of every point scored (both coaches, every quarter); the counts are its points "
+         "and all the points.")
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, blame=blame_rows,
                         nominal=nominal, readings=READINGS, sides=SIDES, sweeps=(SPEED,),
-                        paired=(("played", "discarded"),), key_figures=KEY_FIGURES)
+                        paired=(("played", "discarded"),), key_figures=KEY_FIGURES, ratios=(POINTS_BY_CAUSE,))

@@ -29,8 +29,8 @@ from __future__ import annotations
 from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 from pipeline.games.fightball.engine.cards import GameData
 from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS, SHOT
-from pipeline.games.fightball.engine.scoring import (DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack,
-                                                     finish, play_total, step)
+from pipeline.games.fightball.engine.scoring import (DONE, EMPTY, EMPTY_PLAY, KINDS, OPEN, PLAY, effect_gains,
+                                                     evaluate_stack, finish, play_total, step)
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "evaluate_stack"]
 
@@ -38,6 +38,7 @@ WHO, ACT, DRAW, OVER, LAST = range(5)
 PHASE_NAMES = ("who_acts", "act", "draw", "over", "last_shot")
 DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
 _NO_AWARDS = ()
+CAUSE = {kind: f"cause:{kind}" for kind in KINDS}     # points by cause: a play (any colour) or each foul
 
 
 class State(PhaseState):
@@ -206,12 +207,14 @@ class State(PhaseState):
             for coach, pts, kind in self.awards[cell.index]:
                 points[coach] += pts
                 self._count(f"points:{kind}_{COLOURS[cell.colour]}" if kind == PLAY else f"points:{kind}", pts)
+                self._count(CAUSE[kind], pts)
             if play.status == DONE:
                 self._count("plays:complete")
                 if play_total(play, cell, data.rules, data.cards) >= data.rules.threshold:
                     self._count("plays:valid")
             for card, seat, gain in effect_gains(play, cell, data.rules, data.cards, data.move_points):
                 self._count(data.effect_key[card], gain)
+        self._count("points_scored", points[0] + points[1])
         self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
         self.quarter_scores.append(points)
         self.last_stacks = self.stacks
