@@ -71,10 +71,11 @@ READINGS = other_readings(("new_attacker_same_name_compares", ("first", "current
                           ("shot_at_buzz", ("taken_back", "placed")))
 
 # the two decks a game matches (`pnp simulate fightball --teams eclairs,remparts`, `--matchups`); what raw
-# speed buys (north's share of the race 0.4 / 0.5 / 0.6); each card played on the field vs thrown away
+# speed buys against the bots' judgement (north's share of the race 0.3 to 0.7); each card played on the field
+# vs thrown away
 SIDES = Sides(("team_north", "team_south"), lambda records: [rec["id"] for rec in records["teams"]])
-SPEED = Sweep(("speed_north", "speed_south"), ((40, 60), (50, 50), (60, 40)), "north's speed share",
-              lambda setting: setting[0] / (setting[0] + setting[1]))
+SPEED = Sweep(("speed_north", "speed_south"), ((30, 70), (40, 60), (50, 50), (60, 40), (70, 30)),
+              "north's speed share", lambda setting: setting[0] / (setting[0] + setting[1]))
 KEY_FIGURES = (KeyFigure("points", "points per game"),
                KeyFigure("points:false_start", "false-start points per game"),
                KeyFigure("cause:false_start", "false starts' share of the points", per="points_scored"))

@@ -88,3 +88,66 @@ def test_balance_gates_play_the_heuristic_bot_and_gate_the_false_starts():
     random = balance.judge(gate, gate.metric.measure(run("random")), GAMES)
     assert heuristic.state == balance.HOLDS and heuristic.measure.value < 0.2
     assert random.state == balance.FAILS and random.measure.low > 0.8
+
+
+# --- holding: a coach may wait, the race still ends -------------------------------------------------------------
+
+class Waiter:
+    """Holds whenever it may, else plays at random: the worst case for a stall."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+
+    def choose(self, state, rng):
+        legal = state.legal_actions()
+        return ("HOLD",) if ("HOLD",) in legal else rng.choice(legal)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_holding_never_stalls_the_race_every_hold_is_followed_by_a_move(seed):
+    import random
+
+    from pipeline.games.fightball.engine import CHANCE
+    from tests.games.fightball.fightball_fixture import fixture_data
+    from pipeline.games.fightball.engine import new_game
+
+    state, rng = new_game(fixture_data()), random.Random(seed)
+    seats, last, holds, moves = [Waiter(0), Waiter(1)], None, 0, 0
+    for _ in range(20_000):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        action = seats[state.current_player()].choose(state, rng)
+        assert not (action == ("HOLD",) and last == ("HOLD",))          # two holds in a row never happen
+        holds, moves = holds + (action == ("HOLD",)), moves + (action != ("HOLD",))
+        last = action
+        state.apply_action(action)
+    assert state.is_terminal() and state.end_reason in ("final", "draw") and state.quarter == 4
+    assert 0 < holds <= moves
+    assert state.counters["hold:north"] + state.counters["hold:south"] == holds
+
+
+def test_the_heuristic_waits_once_for_a_ball_then_throws_its_shot_card_away():
+    import random
+
+    from pipeline.games.fightball.bots import HeuristicBot
+    from pipeline.games.fightball.engine import new_game
+    from tests.games.fightball.fightball_fixture import fixture_data, tiny_rows
+
+    data = fixture_data(tiny_rows({"nord_shot_b": 1, "nord_wall": 1, "sud_rook": 1, "sud_zip": 1, "sud_ace": 1}),
+                        bot_error_pct=0)
+    state, rng, bot = new_game(data), random.Random(0), HeuristicBot(0)
+    for action in (1, ("DRAW_DECK",), "sud_rook", 1, ("PLACE", 5), 0, ("DRAW_DECK",), "nord_shot_b", 0):
+        state.apply_action(action)
+    assert bot.choose(state, rng) == ("HOLD",)
+    state.apply_action(("HOLD",))
+    state.apply_action(("DRAW_DECK",))
+    state.apply_action("sud_zip")                   # no ball came
+    state.apply_action(1)
+    state.apply_action(("PLACE", 6))
+    state.apply_action(0)
+    assert bot.choose(state, rng) == ("DISCARD",)    # patience 1: it does not wait a second time
+    assert HeuristicBot(0).choose(state, rng) == ("HOLD",)     # a fresh judgement would wait again
