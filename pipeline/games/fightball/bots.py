@@ -12,14 +12,15 @@ is taken back from the discard pile); otherwise, once only the BUZZ is left, it 
 while its top card is useful. With probability bot_error_pct / 100 it puts the card it holds on a random
 cell instead (the BUZZ apart).
 
-Its judgement (worth_holding): it HOLDs its card, watching the other side move, when playing it would hurt and
-waiting may help: a card taken back from the discard pile that every cell would make cost points (it must
-land somewhere, so it waits for a target or for the BUZZ); or a Shot card that would only be a hurried shot
-now, while an opponent's play without a ball would fail under it even with a matching ball (it waits once for
-that ball, then closes the play to make it fail, or throws the card away). Never when ahead in the quarter (it
-runs to its BUZZ), nor when the other coach is down to the BUZZ. The racer is the same bot without the
-judgement: it never holds, so `pnp simulate fightball --bots heuristic,racer` shows what judgement is worth
-against speed alone (about nothing: README, "Simulating a game")."""
+Its judgement (worth_holding): it HOLDs its card, watching the other side move, when playing it would hurt or
+waste it and the other side's next move may give it a place worth points: a card taken back from the discard
+pile that every cell would make a foul (it must land, so it waits for a target or for the BUZZ); a Shot card
+that would only be a hurried shot now, while an opponent's play that would score once its ball lands would
+fail under this card (it waits for that ball); a strong defender it would otherwise throw away (it waits for
+their next play). Deck cards are held once in a row (patience), then thrown away; never when ahead in the
+quarter (it runs to its BUZZ), nor when the other coach is down to the BUZZ. The racer is the same bot
+without the judgement: it never holds, so `pnp simulate fightball --bots heuristic,racer` shows what judgement
+is worth against speed alone (about nothing: README, "Simulating a game")."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ MARGIN = 1              # an opener needs attack + bonus + mean shot >= threshol
 AHEAD_BAR = 1.0         # ahead in the quarter: place a card only when it is worth more than this
 USEFUL = 0.3            # a discard-pile card is taken back when worth more than this
 HURTS = -0.5            # a card that must land is held when its best cell is worth less than this (a foul)
+STOPPER = 3             # a player card with this defence somewhere is held rather than thrown away
 
 
 def hostile(card) -> bool:
@@ -83,18 +85,27 @@ class RacerBot(HeuristicBot):
 
 
 def worth_holding(state, c, me: int, value: float, from_deck: bool) -> bool:
-    """Playing this card now would hurt, and the other side's next moves may give it a good place."""
+    """Playing this card now would hurt or waste it, and the other side's next move may give it a place worth
+    points: waiting costs a move (the other coach plays meanwhile), so only a real threat is waited for."""
     if not from_deck:
         return value < HURTS                    # it must land on a cell: wait rather than commit a foul
-    if c.kind != SHOT or value > 0 or (state.left[1 - me] == 0 and not state.discard[1 - me]):
+    if value > 0 or (state.left[1 - me] == 0 and not state.discard[1 - me]):
+        return False                            # a good place now, or the other coach is down to the BUZZ
+    if c.kind == PLAYER:
+        return max(c.defence) >= STOPPER        # a strong defender: their next play will need one
+    if c.kind != SHOT:
         return False
     data = state.data
     rules, cards, cells = data.rules, data.cards, data.cell_at
     for index in data.cell_ids:
         play = state.plays[index]
-        if play.status == OPEN and play.team != me and play.ball == NOBODY and \
-                play_total(play, cells[index], rules, cards, c.index) + rules.bonus < rules.threshold:
-            return True                         # their ball comes next: then this Shot card breaks the play
+        if play.status != OPEN or play.team == me or play.ball != NOBODY:
+            continue
+        cell = cells[index]
+        with_ball = play_total(play, cell, rules, cards) + rules.bonus
+        if play_total(play, cell, rules, cards, c.index) + rules.bonus < rules.threshold <= \
+                with_ball + data.mean_shot[play.team][cell.colour]:
+            return True                         # their ball comes next and the play would score: this card breaks it
     return False
 
 

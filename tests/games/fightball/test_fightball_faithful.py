@@ -137,7 +137,7 @@ def test_the_heuristic_waits_once_for_a_ball_then_throws_its_shot_card_away():
     from pipeline.games.fightball.engine import new_game
     from tests.games.fightball.fightball_fixture import fixture_data, tiny_rows
 
-    data = fixture_data(tiny_rows({"nord_shot_b": 1, "nord_wall": 1, "sud_rook": 1, "sud_zip": 1, "sud_ace": 1}),
+    data = fixture_data(tiny_rows({"nord_shot_b": 1, "nord_wall": 1, "sud_rook": 1, "sud_zip": 1, "sud_shot": 1}),
                         bot_error_pct=0)
     state, rng, bot = new_game(data), random.Random(0), HeuristicBot(0)
     for action in (1, ("DRAW_DECK",), "sud_rook", 1, ("PLACE", 5), 0, ("DRAW_DECK",), "nord_shot_b", 0):
