@@ -68,9 +68,9 @@ class HeuristicBot:
         if rng.random() * 100 < data.params["bot_error_pct"]:
             return ("PLACE", rng.choice(data.cell_ids))
         cell, value = best_place(state, card, me, not from_deck)
-        if self.holds and (self.waited < self.patience or not from_deck) and not ahead and \
-                state.waiting == NOBODY and state.phase == ACT and worth_holding(state, data.cards[card], me, value,
-                                                                                 from_deck):
+        if (value <= 0 if from_deck else value < HURTS) and self.holds and not ahead and \
+                (self.waited < self.patience or not from_deck) and state.waiting == NOBODY and state.phase == ACT \
+                and worth_holding(state, data.cards[card], me, value, from_deck):
             self.waited += 1
             return HOLD
         self.waited = 0

@@ -65,7 +65,9 @@ class State(PhaseState):
 
     def current_player(self) -> int:
         phase = self.phase
-        return self.actor if phase == ACT or phase == LAST else TERMINAL if phase == OVER else CHANCE
+        if phase == WHO or phase == DRAW:               # the hot path: most nodes are chance nodes
+            return CHANCE
+        return TERMINAL if phase == OVER else self.actor
 
     def chance_outcomes(self) -> list:
         if self.phase == WHO:
@@ -156,9 +158,12 @@ class State(PhaseState):
                 live[coach] += points
             self.awards[cell] = new
         self._count(data.played_key[card])
-        if self.phase == LAST:
+        self.hand[seat] = NOBODY
+        if self.phase == LAST:                  # the Shot card held at the BUZZ has landed: score the quarter
             self._count("shot_at_buzz:placed")
-        self._hand_emptied(seat)
+            self._score_quarter()
+        else:
+            self.phase = WHO
 
     def _discard(self, seat: int, action: tuple) -> None:
         card = self.hand[seat]
@@ -166,7 +171,11 @@ class State(PhaseState):
             raise ValueError(f"{action!r}: only a card drawn from the deck may be discarded (never the BUZZ)")
         self.discard[seat].append(card)
         self._count(self.data.discarded_key[card])
-        self._hand_emptied(seat)
+        self.hand[seat] = NOBODY
+        if self.phase == LAST:
+            self._score_quarter()
+        else:
+            self.phase = WHO
 
     def _hold(self, seat: int, action: tuple) -> None:
         """Wait, card in hand, and watch the other side: the other coach moves next (no "who acts" node) and
@@ -190,15 +199,6 @@ class State(PhaseState):
                 self.actor, self.phase = 1 - seat, LAST
                 return
         self._score_quarter()
-
-    def _hand_emptied(self, seat: int) -> None:
-        """The card held has landed: the race goes on, or, the last Shot card of a BUZZ placed, the quarter
-        is scored."""
-        self.hand[seat] = NOBODY
-        if self.phase == LAST:
-            self._score_quarter()
-        else:
-            self.phase = WHO
 
     # --- quarters -----------------------------------------------------------------------------------------
 
