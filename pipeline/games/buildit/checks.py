@@ -67,7 +67,8 @@ def check_contractual_players(records: Records, params, report: Report) -> None:
     """The Contractual variant ends only when every Contract is built, so its end is reachable without
     Demolitions only when the players' Construction pawns cover every Contract's plots. The fewest players it
     suits is declared (variant_contractual_players_min, printed in the rulebook): a declared count below that is
-    an error at its cell; the variant switched on while the game takes fewer players is a warning at its row."""
+    an error at its cell when the variant is on (a warning when it is off: only the rulebook's advice is wrong);
+    the variant switched on while the game takes fewer players is a warning at its row."""
     values = params.values
     pawns, fewest = values.get("pawns_per_state"), values.get("variant_contractual_players_min")
     if not pawns or not fewest:
@@ -77,8 +78,9 @@ def check_contractual_players(records: Records, params, report: Report) -> None:
     why = (f"its {cards} Contracts need {needed} plots built and each player owns {pawns} Construction pawns "
            f"(pawns_per_state): the end needs {suits} players or more, else Demolitions")
     if fewest * pawns < needed:
-        report.error(params.at("variant_contractual_players_min"), f"the Contractual variant cannot end by its rule "
-                     f"with {fewest} players ({fewest * pawns} Construction pawns): {why}", "variant_players")
+        problem = report.error if values.get("variant_contractual") else report.warning     # off: printed advice
+        problem(params.at("variant_contractual_players_min"), f"the Contractual variant cannot end by its rule "
+                f"with {fewest} players ({fewest * pawns} Construction pawns): {why}", "variant_players")
     elif values.get("variant_contractual") and values.get("players_min", fewest) < fewest:
         report.warning(params.at("variant_contractual"), f"the Contractual variant is on, but it suits {fewest} "
                        f"players or more (variant_contractual_players_min) and the game takes "

@@ -113,12 +113,17 @@ def _rules_values(project, **values):
 
 
 def test_a_declared_count_the_contractual_variant_cannot_end_at_is_an_error_at_its_cell(project):
-    report = _rules_values(project, variant_contractual_players_min=2)
+    report = _rules_values(project, variant_contractual_players_min=2, variant_contractual="yes")
     found = [str(p) for p in report.errors if p.rule == "variant_players"]
+    assert not [p for p in report.warnings if p.rule == "variant_players"]
     assert found == ["sheets/buildit.xlsx › rules › B30 (value): the Contractual variant cannot end by its rule "
                      "with 2 players (24 Construction pawns): its 20 Contracts need 48 plots built and each player "
                      "owns 12 Construction pawns (pawns_per_state): the end needs 4 players or more, else "
                      "Demolitions [variant_players]"]
+    advice = _rules_values(project, variant_contractual="no")      # the variant off: the rulebook's advice only
+    assert not [p for p in advice.errors if p.rule == "variant_players"]
+    assert [str(p).split(":")[0] for p in advice.warnings if p.rule == "variant_players"] == [
+        "sheets/buildit.xlsx › rules › B30 (value)"]
 
 
 def test_the_contractual_variant_on_below_its_player_count_is_a_warning_at_its_row(project):
