@@ -210,8 +210,9 @@ def test_fightball_teams_and_sweep_are_declared():
 
     game = load_game("fightball", PROJECT_ROOT)
     sides, [speed] = game.simulation.sides, game.simulation.sweeps
-    assert sides.parameters == ("team_north", "team_south") and speed.settings == ((40, 60), (50, 50), (60, 40))
-    assert [speed.x(s) for s in speed.settings] == [0.4, 0.5, 0.6]
+    assert sides.parameters == ("team_north", "team_south") and speed.settings == ((30, 70), (40, 60), (50, 50),
+                                                                               (60, 40), (70, 30))
+    assert [speed.x(s) for s in speed.settings] == [0.3, 0.4, 0.5, 0.6, 0.7]
     loaded = load(Request("fightball", PROJECT_ROOT, games=2, teams=("eclairs", "remparts")), Report())
     assert list(sides.choices(loaded.records)) == ["eclairs", "forges", "remparts", "mirages"]
     assert loaded.request.rules == (("team_north", "eclairs"), ("team_south", "remparts"))

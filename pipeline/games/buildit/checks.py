@@ -55,6 +55,37 @@ def check_rules(records: Records, report: Report) -> None:
     low, high = params.values.get("players_min"), params.values.get("players_max")
     if low and high and low > high:
         report.error(params.at("players_min"), f"players_min {low} is above players_max {high}", "range")
+    check_contractual_players(records, params, report)
+
+
+def contract_plots(records: Records) -> int:
+    """Plots of every Contract card (copies included): what the Contractual variant needs built."""
+    return sum(rec["plots"] * rec["copies"] for rec in records["contracts"] if rec["plots"] is not None)
+
+
+def check_contractual_players(records: Records, params, report: Report) -> None:
+    """The Contractual variant ends only when every Contract is built, so its end is reachable without
+    Demolitions only when the players' Construction pawns cover every Contract's plots. The fewest players it
+    suits is declared (variant_contractual_players_min, printed in the rulebook): a declared count below that is
+    an error at its cell when the variant is on (a warning when it is off: only the rulebook's advice is wrong);
+    the variant switched on while the game takes fewer players is a warning at its row."""
+    values = params.values
+    pawns, fewest = values.get("pawns_per_state"), values.get("variant_contractual_players_min")
+    if not pawns or not fewest:
+        return
+    needed, cards = contract_plots(records), sum(rec["copies"] for rec in records["contracts"])
+    suits = -(-needed // pawns)
+    why = (f"its {cards} Contracts need {needed} plots built and each player owns {pawns} Construction pawns "
+           f"(pawns_per_state): the end needs {suits} players or more, else Demolitions")
+    if fewest * pawns < needed:
+        problem = report.error if values.get("variant_contractual") else report.warning     # off: printed advice
+        problem(params.at("variant_contractual_players_min"), f"the Contractual variant cannot end by its rule "
+                f"with {fewest} players ({fewest * pawns} Construction pawns): {why}", "variant_players")
+    elif values.get("variant_contractual") and values.get("players_min", fewest) < fewest:
+        report.warning(params.at("variant_contractual"), f"the Contractual variant is on, but it suits {fewest} "
+                       f"players or more (variant_contractual_players_min) and the game takes "
+                       f"{values['players_min']}: {why}; with fewer players most games stop at the safety cap "
+                       f"max_rounds", "variant_players")
 
 
 def _check_plan(rec, column: str, board_size: int, report: Report, plots: int | None = None) -> bool:

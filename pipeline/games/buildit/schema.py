@@ -104,6 +104,9 @@ RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engin
     "variant_auctions": "Variant: pawn sales to players at a negotiated price.",
     "variant_contractual": "Variant: the calendar no longer ends the game.",
     "variant_high_density": "Variant: the game ends when no plot is free.",
+    "variant_contractual_players_min": "Fewest players the Contractual variant suits: every Contract must be "
+        "built, so players × pawns_per_state Construction pawns must cover the plots of all Contracts (stage 5 "
+        "counts it; the rulebook prints it).",
     "end_when": "When two end variants are on: refuse (default) or all (both conditions).",
     "max_actions_per_turn": "Safety cap: actions in one turn.",
     "max_rounds": "Safety cap: rounds in variants without a calendar.",

@@ -12,7 +12,8 @@ from pathlib import Path
 from pipeline.data.specs import GameModule, Records
 from pipeline.games.fightball.bots import BOTS
 from pipeline.games.kit import engine_rows, game_record
-from pipeline.play.contract import KeyFigure, Sides, Simulation, Sweep, blame_rows, other_readings, per_records
+from pipeline.play.contract import (KeyFigure, Ratio, RatioTable, Sides, Simulation, Sweep, blame_rows, other_readings,
+                                    per_records)
 
 GAME_ID = "fightball"
 
@@ -64,16 +65,28 @@ def nominal(records: Records) -> dict[str, float]:
     return {} if share is None else {"plays:valid/plays:complete": round(share, 3)}
 
 
-# the points the rulebook leaves open (FB-A8, FB-A11): the rulebook's "Choix de cette édition" prints them
-READINGS = other_readings(("new_attacker_same_name_compares", ("current", "first")), ("tie_rule", ("draw", "overtime")))
+# the points the rulebook leaves open or says two ways (FB-A8, FB-A11, the Shot card held at the BUZZ: l.51 v
+# l.123): the rulebook's "Choix de cette édition" prints them
+READINGS = other_readings(("new_attacker_same_name_compares", ("first", "current")), ("tie_rule", ("draw", "overtime")),
+                          ("shot_at_buzz", ("taken_back", "placed")))
 
 # the two decks a game matches (`pnp simulate fightball --teams eclairs,remparts`, `--matchups`); what raw
-# speed buys (north's share of the race 0.4 / 0.5 / 0.6); each card played on the field vs thrown away
+# speed buys against the bots' judgement (north's share of the race 0.3 to 0.7); each card played on the field
+# vs thrown away
 SIDES = Sides(("team_north", "team_south"), lambda records: [rec["id"] for rec in records["teams"]])
-SPEED = Sweep(("speed_north", "speed_south"), ((40, 60), (50, 50), (60, 40)), "north's speed share",
-              lambda setting: setting[0] / (setting[0] + setting[1]))
+SPEED = Sweep(("speed_north", "speed_south"), ((30, 70), (40, 60), (50, 50), (60, 40), (70, 30)),
+              "north's speed share", lambda setting: setting[0] / (setting[0] + setting[1]))
 KEY_FIGURES = (KeyFigure("points", "points per game"),
-               KeyFigure("points:false_start", "false-start points per game"))
+               KeyFigure("points:false_start", "false-start points per game"),
+               KeyFigure("cause:false_start", "false starts' share of the points", per="points_scored"))
+# where the points come from: valid plays or each foul, as a share of every point scored (random bots score
+# mostly by their false starts; the balance gates play the heuristic bot, the first of BOTS)
+CAUSES = (("play", "valid plays"), ("false_start", "false starts"), ("too_late", "too-late cards"),
+          ("hurried_shot", "hurried shots"), ("effect_foul", "fouls made by effects"))
+POINTS_BY_CAUSE = RatioTable("points_by_cause", "Points by cause", tuple(
+    Ratio(f"cause:{cause}", "points_scored", label, share=False) for cause, label in CAUSES),
+    note="Each cause's share of every point scored (both coaches, every quarter); the counts are its points "
+         "and all the points.")
 SIMULATION = Simulation(new_game=new_game, bots=BOTS, players=(2, 2), default_players=2, blame=blame_rows,
                         nominal=nominal, readings=READINGS, sides=SIDES, sweeps=(SPEED,),
-                        paired=(("played", "discarded"),), key_figures=KEY_FIGURES)
+                        paired=(("played", "discarded"),), key_figures=KEY_FIGURES, ratios=(POINTS_BY_CAUSE,))

@@ -10,17 +10,31 @@ a ball; a friendly effect on its own play, a hostile one (steal, foul against th
 opponent's. Ahead in the quarter it runs through its deck to the BUZZ (only strong cards are placed, no card
 is taken back from the discard pile); otherwise, once only the BUZZ is left, it first plays the discard pile
 while its top card is useful. With probability bot_error_pct / 100 it puts the card it holds on a random
-cell instead (the BUZZ apart)."""
+cell instead (the BUZZ apart).
+
+Its judgement (worth_holding): it HOLDs its card, watching the other side move, when playing it would hurt or
+waste it and the other side's next move may give it a place worth points: a card taken back from the discard
+pile that every cell would make a foul (it must land, so it waits for a target or for the BUZZ); a Shot card
+that would only be a hurried shot now, while an opponent's play that would score once its ball lands would
+fail under this card (it waits for that ball); a strong defender it would otherwise throw away (it waits for
+their next play). Deck cards are held once in a row (patience), then thrown away; never when ahead in the
+quarter (it runs to its BUZZ), nor when the other coach is down to the BUZZ. The racer is the same bot
+without the judgement: it never holds, so `pnp simulate fightball --bots heuristic,racer` shows what judgement
+is worth against speed alone (about nothing: README, "Simulating a game")."""
 
 from __future__ import annotations
 
+from pipeline.games.fightball.engine import ACT
 from pipeline.games.fightball.engine.data import BALL, EFFECT, G, NOBODY, PLAYER, SHOT, legal_attack_cell
 from pipeline.games.fightball.engine.scoring import DONE, EMPTY, OPEN, play_total
 
-DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
+DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ, HOLD = (("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",),
+                                             ("HOLD",))
 MARGIN = 1              # an opener needs attack + bonus + mean shot >= threshold + MARGIN
 AHEAD_BAR = 1.0         # ahead in the quarter: place a card only when it is worth more than this
 USEFUL = 0.3            # a discard-pile card is taken back when worth more than this
+HURTS = -0.5            # a card that must land is held when its best cell is worth less than this (a foul)
+STOPPER = 3             # a player card with this defence somewhere is held rather than thrown away
 
 
 def hostile(card) -> bool:
@@ -33,8 +47,11 @@ def hostile(card) -> bool:
 
 
 class HeuristicBot:
+    holds = True            # uses its judgement to wait (worth_holding)
+    patience = 1            # holds in a row for a Shot card waiting for a ball (a hold hands the other a move)
+
     def __init__(self, seat: int):
-        self.seat = seat
+        self.seat, self.waited = seat, 0
 
     def choose(self, state, rng):
         me, data = self.seat, state.data
@@ -51,9 +68,45 @@ class HeuristicBot:
         if rng.random() * 100 < data.params["bot_error_pct"]:
             return ("PLACE", rng.choice(data.cell_ids))
         cell, value = best_place(state, card, me, not from_deck)
+        if (value <= 0 if from_deck else value < HURTS) and self.holds and not ahead and \
+                (self.waited < self.patience or not from_deck) and state.waiting == NOBODY and state.phase == ACT \
+                and worth_holding(state, data.cards[card], me, value, from_deck):
+            self.waited += 1
+            return HOLD
+        self.waited = 0
         if from_deck and value <= (AHEAD_BAR if ahead else 0.0):
             return DISCARD
         return ("PLACE", cell)
+
+
+class RacerBot(HeuristicBot):
+    """The heuristic without its judgement: it never holds, speed is all it has."""
+    holds = False
+
+
+def worth_holding(state, c, me: int, value: float, from_deck: bool) -> bool:
+    """Playing this card now would hurt or waste it, and the other side's next move may give it a place worth
+    points: waiting costs a move (the other coach plays meanwhile), so only a real threat is waited for."""
+    if not from_deck:
+        return value < HURTS                    # it must land on a cell: wait rather than commit a foul
+    if value > 0 or (state.left[1 - me] == 0 and not state.discard[1 - me]):
+        return False                            # a good place now, or the other coach is down to the BUZZ
+    if c.kind == PLAYER:
+        return max(c.defence) >= STOPPER        # a strong defender: their next play will need one
+    if c.kind != SHOT:
+        return False
+    data = state.data
+    rules, cards, cells = data.rules, data.cards, data.cell_at
+    for index in data.cell_ids:
+        play = state.plays[index]
+        if play.status != OPEN or play.team == me or play.ball != NOBODY:
+            continue
+        cell = cells[index]
+        with_ball = play_total(play, cell, rules, cards) + rules.bonus
+        if play_total(play, cell, rules, cards, c.index) + rules.bonus < rules.threshold <= \
+                with_ball + data.mean_shot[play.team][cell.colour]:
+            return True                         # their ball comes next and the play would score: this card breaks it
+    return False
 
 
 class RandomBot:
@@ -172,4 +225,4 @@ def _effect_value(c, play, cell, data, mine: bool) -> float:
     return value
 
 
-BOTS = {"heuristic": HeuristicBot, "random": RandomBot}
+BOTS = {"heuristic": HeuristicBot, "racer": RacerBot, "random": RandomBot}

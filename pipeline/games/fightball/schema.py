@@ -123,6 +123,9 @@ RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engin
     "new_attacker_same_name_compares": "current (a same-name player is compared with the attacker in place) or "
                                        "first (with the play's first attacker), FB-A8.",
     "tie_rule": "draw (a tie after the last quarter is a draw) or overtime (extra quarters), FB-A11.",
+    "shot_at_buzz": "taken_back (a card a coach holds when the other's BUZZ lands goes nowhere, l.51; l.123's "
+                    "'tir' is the play in progress) or placed (l.123's 'tir' is the Shot card: a Shot card held "
+                    "then lands where its coach puts it before the scoring).",
     "overtime_quarters": "With tie_rule overtime: extra quarters at most, a draw if still tied.",
     "bot_error_pct": "Simulation: how often in 100 the heuristic bot places a card on a random cell (fouls).",
     "team_north": "Simulation: the north team's id (sheet teams); `pnp simulate --teams` changes it.",

@@ -87,3 +87,51 @@ def test_polyplet_counts_up_to_symmetry():
         shapes = grown
         counts.append(len(shapes))
     assert counts == [1, 2, 5, 22, 94]
+
+
+# --- the Contractual variant's player counts (issue 30) ---------------------------------------------------------
+
+def test_contractual_variant_needs_four_players_by_counting(records):
+    """20 Contracts need 48 plots built; a player owns 12 Construction pawns: 4 players or Demolitions."""
+    from pipeline.games.buildit.checks import contract_plots
+    from pipeline.games.buildit.components import parameters
+
+    assert contract_plots(records) == 48
+    values = parameters(records)
+    assert values["variant_contractual_players_min"] == 4 and values["pawns_per_state"] == 12
+
+
+def _rules_values(project, **values):
+    from tests.conftest import edit_workbook, set_cell
+
+    def change(wb):
+        for name, value in values.items():
+            set_cell(wb["rules"], "parameter", name, "value", value)
+    edit_workbook(project / "sheets" / "buildit.xlsx", change)
+    report, _ = validate_buildit(project)
+    return report
+
+
+def test_a_declared_count_the_contractual_variant_cannot_end_at_is_an_error_at_its_cell(project):
+    report = _rules_values(project, variant_contractual_players_min=2, variant_contractual="yes")
+    found = [str(p) for p in report.errors if p.rule == "variant_players"]
+    assert not [p for p in report.warnings if p.rule == "variant_players"]
+    assert found == ["sheets/buildit.xlsx › rules › B30 (value): the Contractual variant cannot end by its rule "
+                     "with 2 players (24 Construction pawns): its 20 Contracts need 48 plots built and each player "
+                     "owns 12 Construction pawns (pawns_per_state): the end needs 4 players or more, else "
+                     "Demolitions [variant_players]"]
+    advice = _rules_values(project, variant_contractual="no")      # the variant off: the rulebook's advice only
+    assert not [p for p in advice.errors if p.rule == "variant_players"]
+    assert [str(p).split(":")[0] for p in advice.warnings if p.rule == "variant_players"] == [
+        "sheets/buildit.xlsx › rules › B30 (value)"]
+
+
+def test_the_contractual_variant_on_below_its_player_count_is_a_warning_at_its_row(project):
+    report = _rules_values(project, variant_contractual="yes")
+    assert not report.errors
+    [warning] = [p for p in report.warnings if p.rule == "variant_players"]
+    assert str(warning).startswith("sheets/buildit.xlsx › rules › B25 (value): the Contractual variant is on, but "
+                                   "it suits 4 players or more (variant_contractual_players_min) and the game "
+                                   "takes 2: its 20 Contracts need 48 plots")
+    more_pawns = _rules_values(project, pawns_per_state=24, variant_contractual_players_min=2)
+    assert not [p for p in more_pawns.problems if p.rule == "variant_players"]

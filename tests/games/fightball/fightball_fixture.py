@@ -14,7 +14,8 @@ WORKBOOK = PROJECT_ROOT / "sheets" / "fightball.xlsx"
 PARAMS = {
     "quarters": 4, "threshold": 10, "ball_match_bonus": 2, "zone_points_rb": 2, "zone_points_g": 3,
     "too_late_points": 1, "hurried_shot_points": 1, "speed_north": 50, "speed_south": 50,
-    "new_attacker_same_name_compares": "current", "tie_rule": "draw", "overtime_quarters": 3, "bot_error_pct": 5,
+    "new_attacker_same_name_compares": "current", "tie_rule": "draw", "shot_at_buzz": "taken_back",
+    "overtime_quarters": 3, "bot_error_pct": 5,
     "team_north": "nord", "team_south": "sud",
 }
 

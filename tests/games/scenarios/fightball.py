@@ -9,6 +9,7 @@ a red cell of north's half, row 0 col 1; "S-blue" row 4 col 0; "green" row 1 col
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import pytest
 
@@ -16,20 +17,31 @@ from pipeline.games.fightball.bots import BOTS
 from pipeline.games.fightball.engine import State, evaluate_stack, new_game
 from pipeline.games.fightball.engine.data import COLOURS, NOBODY
 from pipeline.games.fightball.engine.scoring import play_total, read_stack
-from tests.games.fightball.fightball_fixture import fixture_data, tiny_rows
+from tests.games.fightball.fightball_fixture import fixture_data, tiny_rows, workbook_records
 from tests.games.playout import to_action  # noqa: F401  (the runner's reading of JSON actions)
 
 EXAMPLES = (re.compile(r"FB-[TD]\d+[ab]?"),
             {"FB-T1a", "FB-T1b"} | {f"FB-T{i}" for i in range(2, 6)} | {f"FB-D{i}" for i in range(1, 21)})
 PLAYERS = BOTS
 SEAT = {"N": 0, "S": 1}
+READING_PARAMETERS = ("new_attacker_same_name_compares", "tie_rule", "shot_at_buzz")
 CELLS = {"N-red": 1, "N-blue": 6, "green": 5, "S-blue": 20, "S-red": 21, "N-corner": 0}
 
 
 def game_data(case: dict):
+    """The fixture's cards; the rulebook's readings as the workbook's rules sheet sets them (a case without
+    params plays this edition's choices), then the case's params."""
     decks = case.get("setup", {}).get("decks")
     rows = tiny_rows({card: n for deck in decks for card, n in deck.items()}) if decks else None
-    return fixture_data(rows, **case.get("params", {}))
+    return fixture_data(rows, **{**workbook_readings(), **case.get("params", {})})
+
+
+@lru_cache(maxsize=1)
+def workbook_readings() -> dict:
+    """The value sheets/fightball.xlsx gives each rule parameter that settles a reading of the rulebook."""
+    records = workbook_records()
+    return {rec.get("parameter"): rec.get("value") for rec in records["rules"]
+            if rec.get("parameter") in READING_PARAMETERS}
 
 
 def start(data, case: dict) -> State:

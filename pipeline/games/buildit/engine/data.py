@@ -35,6 +35,7 @@ PARAMETERS = {
     "city_points_timing": ("enum", "on_build", "end"), "build_target": ("enum", "maximal", "any_connected_subset"),
     "contract_match": ("enum", "exact", "contains"), "allow_rotation": ("bool",), "allow_reflection": ("bool",),
     "variant_auctions": ("bool",), "variant_contractual": ("bool",), "variant_high_density": ("bool",),
+    "variant_contractual_players_min": ("int", 1, 8),
     "end_when": ("enum", "refuse", "all"), "max_actions_per_turn": ("int", 10, 10000), "max_rounds": ("int", 1, 1000),
 }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records, RulebookSpec
-from pipeline.games.buildit.checks import gold_distribution
+from pipeline.games.buildit.checks import contract_plots, gold_distribution
 from pipeline.games.buildit.components import COLOURS, FIVE_COINS, normal_models, parameters
 from pipeline.games.buildit.rulebook.diagrams import board_context, board_figures, plan_figures
 
@@ -35,6 +35,7 @@ def rulebook_context(records: Records, rules: dict) -> dict:
         "cities": len(records["cities"]),
         "contracts": sum(c["copies"] for c in contracts),
         "contract_models": len(contracts),
+        "contract_plots": contract_plots(records),
         "normal": sum(m["copies"] for m in normal),
         "normal_models": len(normal),
         "coins": counts_sheet.get("coin", 60),

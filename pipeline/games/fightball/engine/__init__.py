@@ -13,28 +13,37 @@ outcome, the card id), the BUZZ only when it is the last card (applied at once, 
 
 Actions, in the order legal_actions lists them: empty hand ("DRAW_DECK",), ("TAKE_DISCARD_TOP",) (own discard
 pile not empty); holding a card ("PLACE", cell) for the 24 cells in row-major order (cell = row * 5 + col),
-then ("DISCARD",) (a card drawn from the deck only); holding the BUZZ only ("PLACE_BUZZ",), which ends the
-fast round at once: the card the other coach holds goes nowhere (FB-A7, FB-A16, FB-A17).
+then ("DISCARD",) (a card drawn from the deck only), then ("HOLD",): wait, the card in hand, and watch the other
+side (the seed, l.49: each coach plays at the speed of their choice). After a hold the other coach moves at
+once and may not hold in turn: two coaches never wait on each other, the moment passes to the one who did not
+wait first, so every hold is followed by a move and the fast round still ends (a BUZZ in hand is placed, never
+held). Holding the BUZZ only ("PLACE_BUZZ",), which ends the
+fast round at once: the card the other coach holds goes nowhere (FB-A7, FB-A16, FB-A17), unless the rules
+read l.123 of the seed as the Shot card (`shot_at_buzz` placed): a Shot card the other coach holds then lands
+where they choose, in phase "last_shot" (the same PLACE or DISCARD as when holding it), and the quarter is
+scored.
 
 Public state for bots and tests: hand, from_deck, discard, left (non-BUZZ cards in each deck), stacks[cell]
 [(card, placed_by), …], plays[cell] (the scorer's Play of that stack), awards[cell], live (each coach's
-points if the quarter ended now), log (cells in placement order: the `seq`), last_stacks (the stacks of the
-quarter scored last), quarter_scores. Seats: 0 north, 1 south."""
+points if the quarter ended now), waiting (the seat holding, or -1), log (cells in placement order: the `seq`),
+last_stacks (the stacks of the quarter scored last), quarter_scores. Seats: 0 north, 1 south."""
 
 from __future__ import annotations
 
 from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 from pipeline.games.fightball.engine.cards import GameData
-from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS
-from pipeline.games.fightball.engine.scoring import (DONE, EMPTY, EMPTY_PLAY, OPEN, PLAY, effect_gains, evaluate_stack,
-                                                     finish, play_total, step)
+from pipeline.games.fightball.engine.data import COLOURS, NOBODY, SEATS, SHOT
+from pipeline.games.fightball.engine.scoring import (DONE, EMPTY, EMPTY_PLAY, KINDS, OPEN, PLAY, effect_gains,
+                                                     evaluate_stack, finish, play_total, step)
 
 __all__ = ["CHANCE", "TERMINAL", "GameData", "State", "new_game", "evaluate_stack"]
 
-WHO, ACT, DRAW, OVER = range(4)
-PHASE_NAMES = ("who_acts", "act", "draw", "over")
-DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ = ("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",)
+WHO, ACT, DRAW, OVER, LAST = range(5)
+PHASE_NAMES = ("who_acts", "act", "draw", "over", "last_shot")
+DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ, HOLD = (("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",),
+                                             ("HOLD",))
 _NO_AWARDS = ()
+CAUSE = {kind: f"cause:{kind}" for kind in KINDS}     # points by cause: a play (any colour) or each foul
 
 
 class State(PhaseState):
@@ -42,7 +51,7 @@ class State(PhaseState):
 
     __slots__ = ("data", "prm", "n", "phase", "actor", "quarter", "scores", "quarter_scores", "hand", "from_deck",
                  "counts", "left", "discard", "stacks", "plays", "awards", "live", "log", "last_stacks",
-                 "counters", "turns", "end_reason", "who")
+                 "counters", "turns", "end_reason", "who", "waiting")
 
     def __init__(self, data: GameData):
         self.data, self.prm, self.n = data, data.params, 2
@@ -56,7 +65,9 @@ class State(PhaseState):
 
     def current_player(self) -> int:
         phase = self.phase
-        return self.actor if phase == ACT else TERMINAL if phase == OVER else CHANCE
+        if phase == WHO or phase == DRAW:               # the hot path: most nodes are chance nodes
+            return CHANCE
+        return TERMINAL if phase == OVER else self.actor
 
     def chance_outcomes(self) -> list:
         if self.phase == WHO:
@@ -99,6 +110,8 @@ class State(PhaseState):
     def _after_step(self, phase, tag) -> None:
         if tag is not None:
             self.turns += 1
+            if self.waiting != NOBODY and tag != "HOLD":
+                self.waiting = NOBODY                       # the other coach moved: the wait is over
         if self.phase == DRAW and self.left[self.actor] <= self.data.max_copies:   # else two kinds at least
             self._settle()
 
@@ -144,22 +157,47 @@ class State(PhaseState):
             for coach, points, _ in new:
                 live[coach] += points
             self.awards[cell] = new
-        self.hand[seat], self.phase = NOBODY, WHO
         self._count(data.played_key[card])
+        self.hand[seat] = NOBODY
+        if self.phase == LAST:                  # the Shot card held at the BUZZ has landed: score the quarter
+            self._count("shot_at_buzz:placed")
+            self._score_quarter()
+        else:
+            self.phase = WHO
 
     def _discard(self, seat: int, action: tuple) -> None:
         card = self.hand[seat]
         if card == NOBODY or not self.from_deck[seat] or card == self.data.buzz[seat] or len(action) != 1:
             raise ValueError(f"{action!r}: only a card drawn from the deck may be discarded (never the BUZZ)")
         self.discard[seat].append(card)
-        self.hand[seat], self.phase = NOBODY, WHO
         self._count(self.data.discarded_key[card])
+        self.hand[seat] = NOBODY
+        if self.phase == LAST:
+            self._score_quarter()
+        else:
+            self.phase = WHO
+
+    def _hold(self, seat: int, action: tuple) -> None:
+        """Wait, card in hand, and watch the other side: the other coach moves next (no "who acts" node) and
+        may not wait in turn, so a hold never stalls the race (the moment passes to whoever did not wait)."""
+        card = self.hand[seat]
+        if card == NOBODY or card == self.data.buzz[seat] or self.waiting != NOBODY or len(action) != 1:
+            raise ValueError(f"{action!r}: {SEATS[seat]} may hold only a card in hand (not the BUZZ), and not "
+                             f"while the other coach is holding")
+        self.waiting, self.actor = seat, 1 - seat
+        self._count(f"hold:{SEATS[seat]}")
 
     def _place_buzz(self, seat: int, action: tuple) -> None:
         if self.hand[seat] != self.data.buzz[seat] or len(action) != 1:
             raise ValueError(f"{action!r}: {SEATS[seat]} does not hold their BUZZ")
         self.hand[seat] = NOBODY
         self._count(f"buzz:{SEATS[seat]}")
+        held = self.hand[1 - seat]
+        if held != NOBODY and self.data.cards[held].kind == SHOT:
+            self._count("shot_at_buzz:held")
+            if self.prm["shot_at_buzz"] == "placed":     # l.123 read as the Shot card: it lands (phase LAST)
+                self.actor, self.phase = 1 - seat, LAST
+                return
         self._score_quarter()
 
     # --- quarters -----------------------------------------------------------------------------------------
@@ -174,7 +212,7 @@ class State(PhaseState):
         self.stacks = [[] for _ in range(25)]
         self.plays = [EMPTY_PLAY] * 25
         self.awards = [_NO_AWARDS] * 25
-        self.live, self.log, self.actor, self.phase = [0, 0], [], NOBODY, WHO
+        self.live, self.log, self.actor, self.phase, self.waiting = [0, 0], [], NOBODY, WHO, NOBODY
 
     def _score_quarter(self) -> None:
         """§2.8: every cell's awards (kept up to date as cards landed: finish of its Play), counted by source."""
@@ -186,12 +224,14 @@ class State(PhaseState):
             for coach, pts, kind in self.awards[cell.index]:
                 points[coach] += pts
                 self._count(f"points:{kind}_{COLOURS[cell.colour]}" if kind == PLAY else f"points:{kind}", pts)
+                self._count(CAUSE[kind], pts)
             if play.status == DONE:
                 self._count("plays:complete")
                 if play_total(play, cell, data.rules, data.cards) >= data.rules.threshold:
                     self._count("plays:valid")
             for card, seat, gain in effect_gains(play, cell, data.rules, data.cards, data.move_points):
                 self._count(data.effect_key[card], gain)
+        self._count("points_scored", points[0] + points[1])
         self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
         self.quarter_scores.append(points)
         self.last_stacks = self.stacks
@@ -241,12 +281,17 @@ def _legal(state: State, seat: int) -> list:
     if card == data.buzz[seat]:
         return [PLACE_BUZZ]
     places = [("PLACE", cell) for cell in data.cell_ids]
-    return places + [DISCARD] if state.from_deck[seat] else places
+    if state.from_deck[seat]:
+        places.append(DISCARD)
+    if state.waiting == NOBODY and state.phase == ACT:
+        places.append(HOLD)
+    return places
 
 
-State.LEGAL = {ACT: _legal}
+State.LEGAL = {ACT: _legal, LAST: _legal}
 State.HANDLERS = {ACT: {"DRAW_DECK": State._draw, "TAKE_DISCARD_TOP": State._take, "PLACE": State._place,
-                        "DISCARD": State._discard, "PLACE_BUZZ": State._place_buzz},
+                        "DISCARD": State._discard, "PLACE_BUZZ": State._place_buzz, "HOLD": State._hold},
+                  LAST: {"PLACE": State._place, "DISCARD": State._discard},
                   WHO: {}, DRAW: {}, OVER: {}}
 State.CHANCE_PHASES, State.OVER, State.PHASE_NAMES = frozenset({WHO, DRAW}), OVER, PHASE_NAMES
 

@@ -21,6 +21,7 @@ PARAMETERS = {
     "speed_south": ("int", 1, 99),
     "new_attacker_same_name_compares": ("enum", "current", "first"),
     "tie_rule": ("enum", "draw", "overtime"),
+    "shot_at_buzz": ("enum", "taken_back", "placed"),   # a Shot card held when the other BUZZes (l.51 v l.123)
     "overtime_quarters": ("int", 1, 9),     # tie_rule overtime: extra quarters at most, then a draw
     "bot_error_pct": ("int", 0, 50),        # the heuristic bot's ε, in percent (§3.5)
     "team_north": ("str",),                 # team ids (sheet teams) of the two decks a simulation matches
