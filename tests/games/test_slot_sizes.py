@@ -64,12 +64,10 @@ CASES = {
     "nba-court": ("nba", ("court",), "print/court.pdf", (_stroked("#5A3E1E", 1.2),), "players", 13),
     "nba-markets": ("nba", ("markets",), "print/markets.pdf", (_stroked("#5A3E1E", 1.2),), "players", 17),
     "buildit-board": ("buildit", ("board",), "print/board.pdf", (_stroked("#B3A88F", 0.6),), "pawns", 64),
-    "buildit-calendar": ("buildit", ("calendar",), "print/calendar.pdf", (_sized(12, 30),), "coins", 10),
+    "buildit-calendar": ("buildit", ("calendar",), "print/calendar.pdf", (_sized(12, 40),), "coins", 10),
     "allstar-track": ("allstar", ("fanzones",), "print/fanzones.pdf", (_sized(5, 12),), "supporters", 50),
 }
 LEFT = {    # measured and known: what issue 29 leaves for a later change, each with its reason
-    "buildit-calendar": "10 steps of 17 mm in 184 mm for the 18 mm marker cut with the coins: a wider calendar "
-                        "(two rows) or a smaller marker changes the sheets",
     "allstar-track": "50 spaces of 7.4 mm on the 88 mm Fan Zone for 7 mm supporter tokens: 2 mm more would make "
                      "5.4 mm tokens",
 }
