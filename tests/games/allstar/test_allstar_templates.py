@@ -398,7 +398,8 @@ def _art_paths(primitives) -> list[str]:
 def test_fanzone_track_numbers_every_space_and_emphasises_fives(length):
     face, pdf_page = drawn("fanzone.yaml", fanzone(colour(2), length))
     words = pdf_page.extract_words(extra_attrs=["fontname", "size"])
-    track = [w for w in words if w["text"].isdigit() and mm(w["top"], face) > 25 and mm(w["bottom"], face) < 72]
+    track = [w for w in words if w["text"].isdigit() and mm(w["top"], face) > 20 and mm(w["bottom"], face) < 120
+             and mm(w["x1"], face) < 54]
     assert sorted(int(w["text"]) for w in track) == list(range(length))
     for w in track:
         assert ("Black" in w["fontname"]) == (int(w["text"]) % 5 == 0), w
