@@ -376,6 +376,7 @@ def test_tiebreak_lists_every_value_in_order(side, ink_saver):
         assert criterion["label"] in head
     text = flat_text(pdf_page)
     assert context["managers_label"] in text and side.replace("-", "–") in text
+    assert "DÉPARTAGE" in text and "TIE" not in text.upper()      # the card's French name, as the aid and rulebook
     icons = [rel for rel in _art_paths(face.primitives) if "/icons/coloradd_" in rel]
     assert sorted(icons) == sorted(f"templates/allstar/icons/coloradd_{s[3]}.svg" for s in SPECIES)
 
@@ -489,7 +490,7 @@ def test_aid_follows_changed_rules():
                                   ticket_bonus_2=5, swaps_per_round="one_total",
                                   playoff_weakest_by="full_key", final_tiebreak_includes_ticket_bonus=False)))
     for fact in ("4 manches de draft", "chacun reçoit 7 cartes", "une équipe de 4 cartes", "remplace 1 à 3",
-                 "+5 supporters", "ses 28 cartes", "1 seule carte", "Puissance, puis Tie-Breakers",
+                 "+5 supporters", "ses 28 cartes", "1 seule carte", "Puissance, puis carte Départage",
                  "sans les tickets restants", "1 à 4"):
         assert fact in text, fact
 
