@@ -40,6 +40,7 @@ from pipeline.kinds.steps import Done, isolated, run_step, steps_of
 from pipeline.kinds.prepare import FaceCount, Laid, NotCached, check_bleed, has_ink_variant, identified, lay_out, plan
 from pipeline.render.faces.edition_mark import Edition
 from pipeline.render.fonts import default_fonts
+from pipeline.data.meta import with_game_facts
 from pipeline.validate import validate_game
 
 __all__ = ["BuildStats", "PreparedGame", "Progress", "UnknownComponent", "build", "prepare", "validate"]
@@ -84,6 +85,7 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         records, play = validate_game(game, config.root, report, progress, cache)
         if records is None:
             continue
+        game = with_game_facts(game, records)                   # the designers its workbook names
         prepared.append(PreparedGame(game, records, game.components(records), summary=game.summary(records),
                                      play=play, guide=read_game_guide(game.template_dir, config.root, report),
                                      cache=cache))

@@ -16,6 +16,7 @@ from pipeline.core.errors import PipelineError, Report, SourceRef
 from pipeline.core.paths import resolve_inside
 from pipeline.core.progress import Progress
 from pipeline.data.manifest import COMPONENTS_SPEC, check_manifest
+from pipeline.data.meta import GAME_SHEET
 from pipeline.data.params import read_rules
 from pipeline.data.schema import RawSheet, SheetSpec, check_rows, check_structure, validate_sheet
 from pipeline.data.sheets import MAX_FILE_BYTES, display_path, read_csv, read_workbook
@@ -27,6 +28,7 @@ from pipeline.play.driver import DEFAULT_MAX_STEPS, SimulationResult, simulate
 STAGES = ("structure", "cells", "rows", "manifest", "rules", "play")
 PLAY_STAGE_GAMES = 20      # stage 6: a short seeded batch of bot games (shared/DESIGN.md)
 PLAY_STAGE_SEED = 2026
+OPTIONAL_SHEETS = (GAME_SHEET,)   # read and checked when a workbook has them, whatever the game declares
 
 
 def validate_game(game: GameModule, root: Path, report: Report, progress: Progress | None = None,
@@ -84,6 +86,7 @@ def load_records(game: GameModule, root: Path, report: Report, cache: BuildCache
         if name not in raw:
             report.error(SourceRef(shown, name), f"missing sheet {name!r} (sheets found: "
                                                  f"{', '.join(raw) or 'none'})", "structure")
+    specs.update({s.name: s for s in OPTIONAL_SHEETS if s.name in raw and s.name not in specs})
     for name, spec in specs.items():
         if name in raw:
             check_structure(spec, raw[name], report)

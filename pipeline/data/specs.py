@@ -142,8 +142,11 @@ class GameModule:
     # the edition printed in every edition mark and naming a release ("0.3"); "" lets `git describe --tags`
     # of the project say it (pipeline/core/edition.py version_of); `--version` overrides both
     version: str = ""
+    # the designers as the workbook's `game` sheet names them (pipeline/data/meta.py); "" keeps `author`
+    designers: str = ""
 
     @property
     def credited_author(self) -> str:
-        """The PDF Author of the game's files: its record's author, else its title's authors."""
-        return self.author.strip() or f"Auteurs de {self.title}"
+        """The PDF Author of the game's files: the designers its workbook names, else its record's author,
+        else its title's authors."""
+        return self.designers.strip() or self.author.strip() or f"Auteurs de {self.title}"

@@ -43,8 +43,14 @@ def plan(game, spec: RulebookSpec, figures: dict, config: BuildConfig, report: R
     or an unknown figure is a located problem."""
     from pipeline.render.rulebook.book import check_rulebook
 
-    report.extend(check_rulebook(game.template_dir / spec.source, spec.context, figures, config.root))
+    report.extend(check_rulebook(game.template_dir / spec.source, context_of(game, spec), figures, config.root))
     return {}
+
+
+def context_of(game, spec: RulebookSpec) -> dict:
+    """The chapters' context: the game's own, and `designers`, the names its workbook's `game` sheet gives
+    ("" when it gives none: pipeline/data/meta.py), for the cover's credits."""
+    return {"designers": game.designers, **spec.context}
 
 
 def write(game, laid, config: BuildConfig, progress) -> list[dict]:
@@ -53,7 +59,7 @@ def write(game, laid, config: BuildConfig, progress) -> list[dict]:
 
     spec = laid.component
     return per_paper(game, spec, config, progress, NAME, lambda buffer, paper: write_rulebook(
-        buffer, game.template_dir / spec.source, spec.context, laid.faces,
+        buffer, game.template_dir / spec.source, context_of(game, spec), laid.faces,
         PrintOptions(paper=paper, game_title=game.title, fonts=default_fonts()), config.root))
 
 

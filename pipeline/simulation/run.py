@@ -64,6 +64,7 @@ def load(request: Request, report: Report) -> Loaded | None:
     """Stages 1–5 with the --rule overrides checked like workbook cells; None when they found errors (in
     `report`). SimulationUsage for a request the game cannot run."""
     from pipeline.games import load_game
+    from pipeline.data.meta import with_game_facts
     from pipeline.validate import load_records
 
     try:
@@ -99,7 +100,7 @@ def load(request: Request, report: Report) -> Loaded | None:
         seats = driver.check_settings(module.simulation, players, request.bots, request.games, records)
     except ValueError as exc:
         raise SimulationUsage(f"{exc} ({request.game})") from None
-    return Loaded(request, module, records, players, seats)
+    return Loaded(request, with_game_facts(module, records), records, players, seats)
 
 
 def side_rules(sim: Simulation, records: Records, request: Request) -> tuple[tuple[str, str], ...]:

@@ -47,6 +47,13 @@ def _sized(low_mm: float, high_mm: float):
     return chosen
 
 
+def _on_pages(first: int, last: int):
+    """A selector: outlines on pages first..last (1-based) of the file, where one file holds other faces too."""
+    def chosen(path: dict) -> bool:
+        return first <= path["page_number"] <= last
+    return chosen
+
+
 # game, components built, file, what draws a slot, the deck whose item it holds, slots expected (at least)
 CASES = {
     "challengers-bench": ("challengers", ("bench",), "pnp-a4/bench.pdf", (_stroked("#22304A", 0.9, True),),
@@ -64,14 +71,11 @@ CASES = {
     "nba-court": ("nba", ("court",), "print/court.pdf", (_stroked("#5A3E1E", 1.2),), "players", 13),
     "nba-markets": ("nba", ("markets",), "print/markets.pdf", (_stroked("#5A3E1E", 1.2),), "players", 17),
     "buildit-board": ("buildit", ("board",), "print/board.pdf", (_stroked("#B3A88F", 0.6),), "pawns", 64),
-    "buildit-calendar": ("buildit", ("calendar",), "print/calendar.pdf", (_sized(12, 30),), "coins", 10),
-    "allstar-track": ("allstar", ("fanzones",), "print/fanzones.pdf", (_sized(5, 12),), "supporters", 50),
+    "buildit-calendar": ("buildit", ("calendar",), "print/calendar.pdf", (_sized(12, 40),), "coins", 10),
+    "allstar-track": ("allstar", ("fanzones",), "print/fanzones.pdf", (_sized(5, 12), _on_pages(1, 6)),
+                      "supporters", 6 * 50),          # the six Fan Zones; the Bus Station's icons follow them
 }
 LEFT = {    # measured and known: what issue 29 leaves for a later change, each with its reason
-    "buildit-calendar": "10 steps of 17 mm in 184 mm for the 18 mm marker cut with the coins: a wider calendar "
-                        "(two rows) or a smaller marker changes the sheets",
-    "allstar-track": "50 spaces of 7.4 mm on the 88 mm Fan Zone for 7 mm supporter tokens: 2 mm more would make "
-                     "5.4 mm tokens",
 }
 
 

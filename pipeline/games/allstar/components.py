@@ -11,14 +11,15 @@ from pipeline.games.kit import parameters_from_rules
 POKER = (63.5, 88.9)
 LARGE = (88.0, 126.0)
 TOKEN = (18.0, 18.0)
-# The Fan Zone's supporter track: `track_length` spaces in rows of TRACK_COLUMNS inside TRACK_AREA_MM (w, h).
-# fanzone.yaml draws the spaces from fan_track(); a supporter token is cut from the same numbers, so it always
-# sits inside one space whatever the track's length (issue 20: 10 mm tokens on 7.4 mm spaces).
-TRACK_COLUMNS = 10
-TRACK_AREA_MM = (80.0, 43.0)
-TRACK_ROW_MAX_MM = 8.6       # a row no taller than this when few rows are needed
+# The Fan Zone's supporter track: `track_length` spaces in rows of TRACK_COLUMNS inside TRACK_AREA_MM (w, h), down
+# the card's left side. fanzone.yaml draws the spaces from fan_track(); a supporter token is cut from the same
+# numbers, TOKEN_CLEARANCE_MM narrower than a space's inside, so it sits in one space with room to lift it whatever
+# the track's length (issue 20: 10 mm tokens on 7.4 mm spaces; issue 29: 7 mm tokens on 7.4 mm spaces, now 9.2 mm).
+TRACK_COLUMNS = 5
+TRACK_AREA_MM = (49.0, 98.0)
+TRACK_ROW_MAX_MM = 9.8       # a row no taller than this when few rows are needed
 TRACK_GAP_MM = 0.6           # paper between two spaces
-TOKEN_CLEARANCE_MM = 0.4     # a token this much narrower than a space, to pick it up and see the neighbours
+TOKEN_CLEARANCE_MM = 2.2     # a token this much narrower than a space (2 mm or more: fingers to lift it)
 TICKET = (36.0, 18.0)
 AID = (148.0, 210.0)            # A5: an aid per manager, two a sheet
 

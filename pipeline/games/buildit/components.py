@@ -4,6 +4,8 @@ contexts only. Every number printed comes from the workbook."""
 
 from __future__ import annotations
 
+import math
+
 from pipeline.data.schema import expand
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec, Records
 from pipeline.games.buildit.schema import RULE_PARAMETERS
@@ -12,7 +14,12 @@ from pipeline.games.kit import parameters_from_rules
 POKER = (63.5, 88.9)
 AID = (88.0, 126.0)
 TOKEN = (18.0, 18.0)
-CALENDAR = (190.0, 40.0)
+CALENDAR_WIDTH = 190.0
+CALENDAR_STEPS_MM = 184.0       # the calendar's width inside its frame, shared by the steps of a row
+CALENDAR_STEP_MM = 22.0         # a step (and its height) holds the 18 mm marker with 2 mm to spare each way
+CALENDAR_STEP_GAP = 1.4         # between two steps of a row, where the arrow to the next one sits
+CALENDAR_ROW_GAP = 2.0
+CALENDAR_BORDER = 11.0 + 9.0    # the title above the steps, the note below them
 SCORE_SHEET = (190.0, 250.0)
 PLOT_MM = 26.0              # a plot holds an 18 mm pawn with room to pick it up (issue: plots >= 25 mm)
 BOARD_MARGIN_MM = 12.0      # the border with the coordinates
@@ -94,8 +101,17 @@ def board(rules: dict) -> BoardSpec:
 
 
 def calendar(rules: dict) -> CardDeck:
-    face = FaceSpec("calendar.yaml", {"rules": rules, "card": _card(1, 1)}, None, "calendar", "the calendar")
-    return CardDeck("calendar", "Calendrier", (face,), None, CALENDAR)
+    """One step per round in as few rows as hold them (the rows as even as they go), each step at least
+    CALENDAR_STEP_MM each way: ten rounds make two rows of five."""
+    most_per_row = int(CALENDAR_STEPS_MM // (CALENDAR_STEP_MM + CALENDAR_STEP_GAP))
+    rows = math.ceil(rules["rounds"] / most_per_row)
+    per_row = math.ceil(rules["rounds"] / rows)
+    steps = {"rows": rows, "per_row": per_row, "width": CALENDAR_STEPS_MM / per_row, "height": CALENDAR_STEP_MM,
+             "gap": CALENDAR_STEP_GAP, "row_gap": CALENDAR_ROW_GAP}
+    height = CALENDAR_BORDER + rows * CALENDAR_STEP_MM + (rows - 1) * CALENDAR_ROW_GAP
+    face = FaceSpec("calendar.yaml", {"rules": rules, "steps": steps, "card": _card(1, 1)}, None, "calendar",
+                    "the calendar")
+    return CardDeck("calendar", "Calendrier", (face,), None, (CALENDAR_WIDTH, height))
 
 
 def _card(index: int, copies: int) -> dict:

@@ -27,6 +27,7 @@ MIN_TEXT_SIZE = 6.0                # the smallest printed text the design allows
 MARK_WIDTH = 0.3                   # points: thin enough to cut through, thick enough to see
 CALIBRATION_LABEL = "50 mm — imprimer à 100 % (taille réelle)"
 FOOTER_NOTES = {"duplex": ("recto verso : retourner sur le bord long",),
+                "foldover": ("recto seul : plier la feuille sur le pointillé, coller, puis découper",),
                 "tokens": ("recto seul ; jeton recto verso : plier sur le pointillé, coller",)}
 FOLD_LABEL = "plier ici"
 MARK_GAP_MM = 3.0                  # between the header's title and the edition mark at the band's end

@@ -376,6 +376,7 @@ def test_tiebreak_lists_every_value_in_order(side, ink_saver):
         assert criterion["label"] in head
     text = flat_text(pdf_page)
     assert context["managers_label"] in text and side.replace("-", "–") in text
+    assert "DÉPARTAGE" in text and "TIE" not in text.upper()      # the card's French name, as the aid and rulebook
     icons = [rel for rel in _art_paths(face.primitives) if "/icons/coloradd_" in rel]
     assert sorted(icons) == sorted(f"templates/allstar/icons/coloradd_{s[3]}.svg" for s in SPECIES)
 
@@ -398,7 +399,8 @@ def _art_paths(primitives) -> list[str]:
 def test_fanzone_track_numbers_every_space_and_emphasises_fives(length):
     face, pdf_page = drawn("fanzone.yaml", fanzone(colour(2), length))
     words = pdf_page.extract_words(extra_attrs=["fontname", "size"])
-    track = [w for w in words if w["text"].isdigit() and mm(w["top"], face) > 25 and mm(w["bottom"], face) < 72]
+    track = [w for w in words if w["text"].isdigit() and mm(w["top"], face) > 20 and mm(w["bottom"], face) < 120
+             and mm(w["x1"], face) < 54]
     assert sorted(int(w["text"]) for w in track) == list(range(length))
     for w in track:
         assert ("Black" in w["fontname"]) == (int(w["text"]) % 5 == 0), w
@@ -488,7 +490,7 @@ def test_aid_follows_changed_rules():
                                   ticket_bonus_2=5, swaps_per_round="one_total",
                                   playoff_weakest_by="full_key", final_tiebreak_includes_ticket_bonus=False)))
     for fact in ("4 manches de draft", "chacun reçoit 7 cartes", "une équipe de 4 cartes", "remplace 1 à 3",
-                 "+5 supporters", "ses 28 cartes", "1 seule carte", "Puissance, puis Tie-Breakers",
+                 "+5 supporters", "ses 28 cartes", "1 seule carte", "Puissance, puis carte Départage",
                  "sans les tickets restants", "1 à 4"):
         assert fact in text, fact
 
