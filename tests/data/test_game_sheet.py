@@ -17,7 +17,7 @@ from pipeline.core.errors import Report
 from pipeline.data.meta import with_game_facts
 from pipeline.games import load_game
 from pipeline.validate import load_records
-from tests.conftest import copy_project
+from tests.conftest import copy_project, edit_workbook
 
 DESIGNERS = "Camille Éxemple et Léo Testeur"
 PLACEHOLDER = "à compléter"
@@ -76,6 +76,7 @@ def test_a_field_the_game_sheet_does_not_know_is_a_located_error(tmp_path):
 
 def test_a_workbook_without_the_game_sheet_keeps_the_record_s_author(tmp_path):
     root = copy_project(tmp_path)
+    edit_workbook(root / "sheets" / "buildit.xlsx", lambda workbook: workbook.remove(workbook["game"]))
     assert "game" not in load_workbook(root / "sheets" / "buildit.xlsx").sheetnames
     game = load_game("buildit", root)
     records = load_records(game, root, Report())
