@@ -51,6 +51,19 @@ def sheet_part(parts: dict[str, bytes], book_sheet_index: int = 1) -> str:
     return f"xl/worksheets/sheet{book_sheet_index}.xml"
 
 
+def named_part(parts: dict[str, bytes], sheet: str) -> str:
+    """The worksheet part of the sheet called `sheet`, as workbook.xml and its relationships name it (a sheet
+    added before it, such as the optional `game` sheet, moves the numbers)."""
+    book = parts["xl/workbook.xml"].decode("utf-8")
+    rels = parts["xl/_rels/workbook.xml.rels"].decode("utf-8")
+    found = re.search(rf'<sheet [^>]*name="{re.escape(sheet)}"[^>]*r:id="([^"]+)"', book)
+    if found is None:
+        raise KeyError(sheet)
+    target = re.search(rf'<Relationship [^>]*Id="{found.group(1)}"[^>]*Target="([^"]+)"', rels) or \
+        re.search(rf'<Relationship [^>]*Target="([^"]+)"[^>]*Id="{found.group(1)}"', rels)
+    return "xl/" + target.group(1).removeprefix("/xl/").removeprefix("xl/")
+
+
 def set_dimension(parts: dict[str, bytes], part: str, ref: str | None) -> None:
     """Declare another dimension for a sheet part (None: remove the element, as some writers do)."""
     xml = parts[part]

@@ -8,13 +8,10 @@ from pathlib import Path
 import openpyxl
 
 from tests.data.hostile import Case
-from tests.data.hostile.damage import set_dimension, zip_parts
-
-NORMAL_CARDS = "xl/worksheets/sheet3.xml"        # sheets/buildit.xlsx: cities, contracts, normal_cards, …
-
+from tests.data.hostile.damage import named_part, set_dimension, zip_parts
 
 def _declare(ref: str | None):
-    return zip_parts("buildit", lambda parts: set_dimension(parts, NORMAL_CARDS, ref))
+    return zip_parts("buildit", lambda parts: set_dimension(parts, named_part(parts, "normal_cards"), ref))
 
 
 def _rows_without_dimension(rows: int):

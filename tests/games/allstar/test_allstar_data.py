@@ -64,7 +64,7 @@ def test_shipped_workbook_is_clean_with_the_announced_counts(records):
     counts = {sheet: len(rows) for sheet, rows in records.items()}
     assert counts == {"species": 12, "symbols": 5, "hockey": 108, "orders": 2 * (5 + 9 + 12), "tiebreak_sides": 2,
                       "arenas": 15, "playoff_points": 2 + 3 + 4 + 5 + 6, "rules": len(RULE_PARAMETERS),
-                      "components": 11}
+                      "components": 11, "game": 1}
     manifest = {r["component"]: r["count"] for r in records["components"]}
     assert manifest == {"hockey": 108, "species": 12, "symbols": 5, "arena": 15, "fanzone": 6, "busstation": 1,
                         "tiebreak": 6, "playoffpts": 2, "bus": 18, "supporter": 12, "ticket": 4}

@@ -14,6 +14,7 @@ from pipeline.core.errors import Report
 from pipeline.core.units import MM
 from pipeline.data.params import read_parameters
 from pipeline.games import load_game
+from pipeline.games.buildit.components import calendar
 from pipeline.games.buildit.schema import RULE_PARAMETERS
 from pipeline.render.faces.renderer import FaceRenderer
 from pipeline.render.fonts import default_fonts
@@ -62,6 +63,13 @@ def board_context(rules: dict, board_size: int | None = None) -> dict:
     return {"rules": rules, "plot": 26, "margin": 12, "title": "Build It"}
 
 
+def calendar_context(rules: dict) -> dict:
+    """The calendar's face values as the game's components give them (the steps' rows and sizes)."""
+    context = dict(calendar(rules).fronts[0].context)
+    context.pop("card", None)
+    return context
+
+
 def pawn_contexts() -> list[dict]:
     return [{"colour": c, "colour_name": cn, "colour_letter": cl, "hex": h, "state": s, "state_name": sn,
              "state_letter": sl} for c, cn, cl, h in COLOURS for s, sn, sl in STATES]
@@ -75,7 +83,7 @@ def aid_contexts(rules: dict, normal: list[dict]) -> list[dict]:
 def every_context(rules: dict, normal: list[dict]) -> dict[str, list[dict]]:
     return {
         "board.yaml": [board_context(rules), board_context(rules, 6)],
-        "calendar.yaml": [{"rules": rules}, {"rules": {**rules, "rounds": 12}}],
+        "calendar.yaml": [calendar_context(rules), calendar_context({**rules, "rounds": 12})],
         "marker.yaml": [{}],
         "pawn.yaml": pawn_contexts(),
         "coin.yaml": [{"value": 1}, {"value": 5}],
@@ -87,9 +95,10 @@ def every_context(rules: dict, normal: list[dict]) -> dict[str, list[dict]]:
 
 # --- rendering and measuring ---------------------------------------------------------------------------------
 
-def layout(template: str, context: dict, ink_saver: bool = False):
+def layout(template: str, context: dict, ink_saver: bool = False, size_mm: tuple[float, float] | None = None):
+    """`size_mm`: the face's size when its component sizes it (the calendar grows a row at a time)."""
     renderer = FaceRenderer(PROJECT_ROOT, GAME_DIR, default_fonts(), ink_saver=ink_saver)
-    return renderer.layout(template, {**context, "card": CARD}, None, template)
+    return renderer.layout(template, {**context, "card": CARD}, None, template, size_mm=size_mm)
 
 
 def page(face):
@@ -104,8 +113,8 @@ def page(face):
     return pdfplumber.open(BytesIO(buffer.getvalue())).pages[0]
 
 
-def drawn(template: str, context: dict, ink_saver: bool = False):
-    face, problems = layout(template, context, ink_saver)
+def drawn(template: str, context: dict, ink_saver: bool = False, size_mm: tuple[float, float] | None = None):
+    face, problems = layout(template, context, ink_saver, size_mm)
     assert problems == [], problems
     return face, page(face)
 
@@ -157,7 +166,7 @@ def test_every_variant_lays_out_without_problems(workbook, template, ink_saver):
 
 def test_sizes_and_bleeds_are_the_component_sizes(workbook):
     rules, normal = workbook
-    expected = {"board.yaml": (232, 232, 3), "calendar.yaml": (190, 40, 3), "marker.yaml": (18, 18, 3),
+    expected = {"board.yaml": (232, 232, 3), "calendar.yaml": (190, 66, 3), "marker.yaml": (18, 18, 3),
                 "pawn.yaml": (18, 18, 3), "coin.yaml": (18, 18, 3), "aid-front.yaml": (88, 126, 3),
                 "aid-back.yaml": (88, 126, 3), "score-sheet.yaml": (190, 250, 0)}
     contexts = every_context(rules, normal)
@@ -212,12 +221,14 @@ def test_calendar_shows_one_box_per_round(workbook, rounds):
     rules, _ = workbook
     if rounds == 10:
         assert rules["rounds"] == 10
-    face, pdf_page = drawn("calendar.yaml", {"rules": {**rules, "rounds": rounds}})
-    box_w = 184 / rounds - 1.4
-    boxes = [c for c in pdf_page.curves if abs(c["width"] / MM - box_w) < 0.2 and abs(c["height"] / MM - 21.5) < 0.2]
-    assert len(boxes) == rounds
-    numbers = words_in(pdf_page, face, 3, 11, 187, 24)
-    assert numbers == [str(k) for k in range(1, rounds + 1)]
+    context = calendar_context({**rules, "rounds": rounds})
+    steps = context["steps"]
+    face, pdf_page = drawn("calendar.yaml", context, size_mm=calendar({**rules, "rounds": rounds}).size_mm)
+    box_w = 184 / steps["per_row"] - 1.4
+    boxes = [c for c in pdf_page.curves if abs(c["width"] / MM - box_w) < 0.2 and abs(c["height"] / MM - 22) < 0.2]
+    assert len(boxes) == rounds and box_w >= 20 and steps["rows"] == (2 if rounds in (10, 12) else steps["rows"])
+    numbers = [w for w in words_in(pdf_page, face, 3, 11, 187, face.height / MM - 9) if w.isdigit()]
+    assert numbers == [str(k) for k in range(1, rounds + 1)]       # read row after row
     text = flat_text(pdf_page)
     assert "CALENDRIER" in text and "départ" in text and "dernier" in text
     assert f"La partie s'arrête à la fin du tour de table joué sur la case {rounds}" in text
@@ -225,10 +236,12 @@ def test_calendar_shows_one_box_per_round(workbook, rounds):
 
 @pytest.mark.parametrize("rounds", [1, 5, 14, 15, 20, 40])
 def test_calendar_fits_any_allowed_number_of_rounds(workbook, rounds):
-    """Beyond 14 steps the calendar goes to two rows of smaller boxes; the words move to the bottom line."""
+    """As many rows of at most 7 steps as the rounds need, each step 20 mm or more each way (issue 29),
+    the strip as tall as its rows; the words stay."""
     rules, _ = workbook
-    face, pdf_page = drawn("calendar.yaml", {"rules": {**rules, "rounds": rounds}})
-    numbers = [w for w in words_in(pdf_page, face, 3, 11, 187, 33) if w.isdigit()]
+    face, pdf_page = drawn("calendar.yaml", calendar_context({**rules, "rounds": rounds}),
+                           size_mm=calendar({**rules, "rounds": rounds}).size_mm)
+    numbers = [w for w in words_in(pdf_page, face, 3, 11, 187, face.height / MM - 9) if w.isdigit()]
     assert sorted(map(int, numbers)) == list(range(1, rounds + 1))
     assert {"départ", "dernier", "tour"} <= set(flat_text(pdf_page).replace(".", " ").split())
 
