@@ -154,6 +154,8 @@ RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engin
     "min_deck_size": "Removals never take a deck under this many cards (CH-A15: 1).",
     "robot_level": "Robot level 1–5: level L swaps L − 1 of its cards for random R cards.",
     "solo_challenge": "Solo: the robot adds its SOLO cards (the special solo challenge).",
+    "solo_robot_deck": "Solo: kept (seed l.57, the robot gains no new cards: its round-1 deck, SOLO cards and "
+                       "level swaps, built once) or per_round (a new, larger robot deck each round).",
     "sets": "random (5 of the 6 sets drawn per game) or the sets_per_game set ids, comma separated.",
     "fans_from_trophies": "values (a trophy counts its fans) or count (one fan per trophy), CH-A6.",
     "capture_order": "losing_flag_first (Losing the flag resolves before benching) or bench_first, CH-A9.",

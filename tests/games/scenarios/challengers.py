@@ -38,9 +38,13 @@ def chance(state, spec, where: str) -> None:
 
 
 def auto_until(state, phase: str) -> None:
-    """The drafter at every seat, chance from Random(0), until the phase named (or the end)."""
+    """The drafter at every seat, chance from Random(0), until the phase named ("final": the final's first
+    node; "round:N": round N's first decision), or the end."""
     rng, bots = random.Random(0), [BOTS["drafter"](seat) for seat in range(state.n)]
-    while state.phase != phase and not state.is_terminal():
+    reached = {"final": lambda: state.final}.get(phase, lambda: state.phase == phase)
+    if phase.startswith("round:"):
+        reached = lambda: state.round >= int(phase[6:]) and state.current_player() >= 0    # noqa: E731
+    while not reached() and not state.is_terminal():
         seat = state.current_player()
         state.apply_action(sample(state.chance_outcomes(), rng) if seat == CHANCE else bots[seat].choose(state, rng))
 
@@ -63,6 +67,9 @@ def observe(state, key: str, expected):
     if key == "decks":
         return {seat: dict(sorted((data.card_ids[c], n) for c, n in state.decks[int(seat)].items()))
                 for seat in expected}
+    if key == "hidden_from":
+        return {viewer: sum(value is None for of in range(state.n) for _, value in
+                            state.visible_trophies(int(viewer), of)) for viewer in expected}
     if key == "pile":
         return {card: state.piles[data.cards[data.index[card]].level].get(data.index[card], 0) for card in expected}
     simple = {

@@ -47,9 +47,9 @@ class State(DraftRules, MatchRules, PhaseState):
     __slots__ = ("data", "prm", "n", "parts", "robot", "table", "phase", "round", "final", "chosen", "piles",
                  "pile_size", "decks", "deck_size", "picks", "tokens", "trophies", "drafters", "drafter_i", "seat",
                  "hand", "level", "to_draw", "picks_left", "redraws_left", "picked_this_round", "remove_limit",
-                 "remove_then", "out", "swaps_left", "r_pool", "robot_out", "pair_i", "pair", "sides", "match",
-                 "token_pool", "last_winner", "finalists", "tie_group", "tie_places", "winners_", "end_reason",
-                 "cap", "counters", "turns")
+                 "remove_then", "out", "swaps_left", "r_pool", "robot_out", "swap_floor", "pair_i", "pair", "sides",
+                 "match", "token_pool", "last_winner", "finalists", "tie_group", "tie_places", "winners_",
+                 "end_reason", "cap", "counters", "turns")
 
     def __init__(self, data: GameData, players: int):
         prm = data.params
@@ -71,7 +71,7 @@ class State(DraftRules, MatchRules, PhaseState):
         self.round, self.final, self.turns, self.counters = 0, False, 0, {}
         self.seat, self.hand, self.level, self.to_draw, self.picks_left, self.redraws_left = -1, [], "A", 0, 0, 0
         self.picked_this_round, self.remove_limit, self.remove_then, self.out, self.drafters = 0, None, None, [], []
-        self.drafter_i, self.swaps_left, self.r_pool, self.robot_out = 0, 0, {}, True
+        self.drafter_i, self.swaps_left, self.r_pool, self.robot_out, self.swap_floor = 0, 0, {}, True, 0
         self.pair_i, self.pair, self.sides, self.match, self.token_pool, self.last_winner = 0, (), (), None, {}, -1
         self.finalists, self.tie_group, self.tie_places = [], [], 0
         self.winners_, self.end_reason, self.cap = [], None, None
@@ -102,7 +102,7 @@ class State(DraftRules, MatchRules, PhaseState):
             total = sum(self.token_pool.values())
             return [(value, n / total) for value, n in sorted(self.token_pool.items()) if n]
         if phase == ROBOT:
-            pile = self.robot_base() if self.robot_out else self.r_pool
+            pile = self.robot_base() if self.robot_out else self.robot_gains()
             total = sum(pile.values())
             return [(ids[card], n / total) for card, n in pile.items()]
         if phase == START:
@@ -208,8 +208,9 @@ class State(DraftRules, MatchRules, PhaseState):
         self.counters[name] = self.counters.get(name, 0) + k
 
     def visible_trophies(self, viewer: int, of: int) -> list[tuple[int, int | None]]:
-        """What `viewer` knows of `of`'s trophies: values hidden (None) in 3–8 player games before the end."""
-        if self.n <= 2 or viewer == of or self.phase == OVER:
+        """What `viewer` knows of `of`'s trophies: in 3–8 player games the others' values are hidden (None) until
+        the final (seed l.33): they are turned over when round 7 ends, to count the fans that qualify."""
+        if self.n <= 2 or viewer == of or self.final or self.phase in (TIE, OVER):
             return list(self.trophies[of])
         return [(r, None) for r, _ in self.trophies[of]]
 

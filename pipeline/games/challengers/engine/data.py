@@ -18,6 +18,7 @@ PARAMETERS = {
     "min_deck_size": ("int", 1, 40),                # CH-A15
     "robot_level": ("int", 1, 5),
     "solo_challenge": ("bool",),                    # the robot adds its SOLO cards
+    "solo_robot_deck": ("enum", "kept", "per_round"),   # seed l.57: the solo robot gains no new cards (kept)
     "sets": ("str",),                               # "random", or the sets_per_game set ids, comma separated
     "fans_from_trophies": ("enum", "values", "count"),              # CH-A6: trophy values (or one per trophy)
     "capture_order": ("enum", "losing_flag_first", "bench_first"),  # CH-A9
