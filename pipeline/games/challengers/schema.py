@@ -152,6 +152,9 @@ RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engin
     "redraws_per_round": "Redraws of the hand in a Deck phase (1).",
     "redraw_after_first_pick": "The redraw may come after the first card is kept (CH-A5: yes).",
     "min_deck_size": "Removals never take a deck under this many cards (CH-A15: 1).",
+    "short_pile": "A level pile that runs out in a Deck phase: refill (the cards set aside in this phase become "
+                  "its pile again, then the next level's pile serves: hands stay at 5, seed l.19) or "
+                  "deal_what_is_left (a short hand).",
     "robot_level": "Robot level 1–5: level L swaps L − 1 of its cards for random R cards.",
     "solo_challenge": "Solo: the robot adds its SOLO cards (the special solo challenge).",
     "solo_robot_deck": "Solo: kept (seed l.57, the robot gains no new cards: its round-1 deck, SOLO cards and "

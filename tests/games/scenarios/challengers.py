@@ -135,7 +135,20 @@ def games(data, call: dict) -> dict:
     return {k: found[k] for k in call["expect"]}
 
 
+def deck_phases(data, call: dict) -> dict:
+    """Seeded whole games of `players` with `bot`: the Deck phases' counters summed (short_hands, empty_hands,
+    piles_reshuffled, next_level_draws, redraws) and the hands dealt."""
+    found = dict.fromkeys(("short_hands", "empty_hands", "piles_reshuffled", "next_level_draws", "redraws"), 0)
+    for seed in range(call.get("games", 10)):
+        state = run(new_game(data, call["players"]), [BOTS[call.get("bot", "drafter")](s)
+                                                      for s in range(call["players"])], random.Random(seed))
+        for key in found:
+            found[key] += state.counters.get(key, 0)
+    return {k: found[k] for k in call["expect"]}
+
+
 CALLS = {
+    "deck_phases": deck_phases,
     "match": match,
     "lead_winner": lambda data, call: lead_winner(*call["fans"], call.get("lead", data.params["lead_to_win"])),
     "level_cap_ok": lambda data, call: [level_cap_ok(level, s) for level, s in call["cards"]],

@@ -18,7 +18,8 @@ Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove"
 phase asks seat by seat; a seat's actions depend only on its own hand and deck. Trophy values are secret in
 3–8 player games (CH-A20): bots read trophies only through `visible_trophies(viewer)`.
 
-Public state: round, final, seat (who decides), hand, level, picks_left, redraws_left, decks[p] {card: copies}
+Public state: round, final, seat (who decides), hand, level (the option's), draw_level (the pile the hand is
+drawn from: the next level's when `short_pile` refill meets an empty level), picks_left, redraws_left, decks[p] {card: copies}
 (p = participant: seats, then the robot), deck_size, picks[seat] (cards kept, in order), tokens (fan tokens),
 trophies[p] [(round, value)], match (the running Match, engine/match.py), sides (its participants), chosen
 (the sets in play), piles {level: {card: copies}}."""
@@ -46,7 +47,7 @@ class State(DraftRules, MatchRules, PhaseState):
 
     __slots__ = ("data", "prm", "n", "parts", "robot", "table", "phase", "round", "final", "chosen", "piles",
                  "pile_size", "decks", "deck_size", "picks", "tokens", "trophies", "drafters", "drafter_i", "seat",
-                 "hand", "level", "to_draw", "picks_left", "redraws_left", "picked_this_round", "remove_limit",
+                 "hand", "level", "draw_level", "to_draw", "picks_left", "redraws_left", "picked_this_round", "remove_limit",
                  "remove_then", "out", "swaps_left", "r_pool", "robot_out", "swap_floor", "pair_i", "pair", "sides",
                  "match", "token_pool", "last_winner", "finalists", "tie_group", "tie_places", "winners_",
                  "end_reason", "cap", "counters", "turns")
@@ -70,6 +71,7 @@ class State(DraftRules, MatchRules, PhaseState):
         self.tokens, self.trophies = [0] * self.parts, [[] for _ in range(self.parts)]
         self.round, self.final, self.turns, self.counters = 0, False, 0, {}
         self.seat, self.hand, self.level, self.to_draw, self.picks_left, self.redraws_left = -1, [], "A", 0, 0, 0
+        self.draw_level = "A"
         self.picked_this_round, self.remove_limit, self.remove_then, self.out, self.drafters = 0, None, None, [], []
         self.drafter_i, self.swaps_left, self.r_pool, self.robot_out, self.swap_floor = 0, 0, {}, True, 0
         self.pair_i, self.pair, self.sides, self.match, self.token_pool, self.last_winner = 0, (), (), None, {}, -1
@@ -96,8 +98,8 @@ class State(DraftRules, MatchRules, PhaseState):
             m = self.match
             return [(ids[card], p) for card, p in m.outcomes(m.pending())]
         if phase == HAND:
-            size = self.pile_size[self.level]
-            return [(ids[card], n / size) for card, n in self.piles[self.level].items()]
+            size = self.pile_size[self.draw_level]
+            return [(ids[card], n / size) for card, n in self.piles[self.draw_level].items()]
         if phase == TROPHY:
             total = sum(self.token_pool.values())
             return [(value, n / total) for value, n in sorted(self.token_pool.items()) if n]

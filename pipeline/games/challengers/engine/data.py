@@ -16,6 +16,7 @@ PARAMETERS = {
     "redraws_per_round": ("int", 0, 3),
     "redraw_after_first_pick": ("bool",),           # CH-A5: the redraw may come after the first card is kept
     "min_deck_size": ("int", 1, 40),                # CH-A15
+    "short_pile": ("enum", "refill", "deal_what_is_left"),    # a level pile that runs out (seed l.19: hands of 5)
     "robot_level": ("int", 1, 5),
     "solo_challenge": ("bool",),                    # the robot adds its SOLO cards
     "solo_robot_deck": ("enum", "kept", "per_round"),   # seed l.57: the solo robot gains no new cards (kept)
