@@ -139,3 +139,15 @@ def test_deal_what_is_left_leaves_the_hand_short():
     state.piles["A"], state.pile_size["A"] = {index["castle_herault"]: 2}, 2
     state.apply_action("castle_herault")                # the second, the only card left, follows at once
     assert state.phase == "pick" and len(state.hand) == 2 and state.counters["short_hands"] == 1
+
+
+# --- the drafter uses its redraw --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("window, at_least", [("any_time", 30), ("after_first_pick", 5)])
+def test_the_drafter_redraws_in_either_window(window, at_least):
+    """It redraws when a fresh hand's best card is worth more than its hand's (with the shipped cards: a hand
+    without a From the bench partner for a name it owns): 0 times in 400 games before issue 30."""
+    data = workbook_data(redraw_window=window)
+    redraws = sum(run(new_game(data, 4), [BOTS["drafter"](s) for s in range(4)], random.Random(seed))
+                  .counters.get("redraws", 0) for seed in range(20))
+    assert redraws >= at_least

@@ -19,10 +19,10 @@ phase asks seat by seat; a seat's actions depend only on its own hand and deck. 
 3–8 player games (CH-A20): bots read trophies only through `visible_trophies(viewer)`.
 
 Public state: round, final, seat (who decides), hand, level (the option's), draw_level (the pile the hand is
-drawn from: the next level's when `short_pile` refill meets an empty level), picks_left, redraws_left, decks[p] {card: copies}
-(p = participant: seats, then the robot), deck_size, picks[seat] (cards kept, in order), tokens (fan tokens),
-trophies[p] [(round, value)], match (the running Match, engine/match.py), sides (its participants), chosen
-(the sets in play), piles {level: {card: copies}}."""
+drawn from: the next level's when `short_pile` refill meets an empty level), picks_left, redraws_left, decks[p]
+{card: copies} (p = participant: seats, then the robot), deck_size, picks[seat] (cards kept, in order), tokens
+(fan tokens), trophies[p] [(round, value)], match (the running Match, engine/match.py), sides (its participants),
+chosen (the sets in play), piles {level: {card: copies}}."""
 
 from __future__ import annotations
 
@@ -47,10 +47,10 @@ class State(DraftRules, MatchRules, PhaseState):
 
     __slots__ = ("data", "prm", "n", "parts", "robot", "table", "phase", "round", "final", "chosen", "piles",
                  "pile_size", "decks", "deck_size", "picks", "tokens", "trophies", "drafters", "drafter_i", "seat",
-                 "hand", "level", "draw_level", "to_draw", "picks_left", "redraws_left", "picked_this_round", "remove_limit",
-                 "remove_then", "out", "swaps_left", "r_pool", "robot_out", "swap_floor", "pair_i", "pair", "sides",
-                 "match", "token_pool", "last_winner", "finalists", "tie_group", "tie_places", "winners_",
-                 "end_reason", "cap", "counters", "turns")
+                 "hand", "level", "draw_level", "to_draw", "picks_left", "redraws_left", "picked_this_round",
+                 "remove_limit", "remove_then", "out", "swaps_left", "r_pool", "robot_out", "swap_floor", "pair_i",
+                 "pair", "sides", "match", "token_pool", "last_winner", "finalists", "tie_group", "tie_places",
+                 "winners_", "end_reason", "cap", "counters", "turns")
 
     def __init__(self, data: GameData, players: int):
         prm = data.params

@@ -2,8 +2,8 @@
 offers more than one, a hidden hand drawn card by card from the level pile (chance), picks and at most
 `redraws_per_round` redraws, When selected effects at once (FANS, EXTRA_PICK, REMOVE_FROM_DECK), then removals
 from the deck down to min_deck_size. Unpicked and redrawn-away cards wait aside and go back to their level pile
-at the end of the phase; a level pile that runs out takes them back first, then hands over to the next level (`short_pile`). Finalists only remove
-(§2.7).
+at the end of the phase; a level pile that runs out takes them back first, then hands over to the next level
+(`short_pile`). Finalists only remove (§2.7).
 
 Actions: ("option", k) k = 0, 1 … in schedule order; ("pick", card id); ("redraw",); ("remove", card id);
 ("done",) ends the removals (a REMOVE_FROM_DECK's too)."""
@@ -149,7 +149,7 @@ class DraftRules:
 
     def _redraw(self, seat: int, action: tuple) -> None:
         if len(action) != 1 or not self._may_redraw():
-            raise ValueError(f"{action!r}: no redraw left (or not allowed after the first pick)")
+            raise ValueError(f"{action!r}: no redraw left (or not before the first pick)")
         self.redraws_left -= 1
         self.to_draw, cards = len(self.hand), self.data.cards
         self.out += [(cards[card].level, card) for card in self.hand]
@@ -190,7 +190,7 @@ class DraftRules:
 
     def _may_redraw(self) -> bool:
         return self.redraws_left > 0 and bool(self.hand) and self.pile_size[self.draw_level] > 0 and \
-            (self.picked_this_round == 0 or self.prm["redraw_after_first_pick"])
+            (self.picked_this_round > 0 or self.prm["redraw_window"] == "any_time")
 
     def _may_remove(self) -> bool:
         return self.deck_size[self.seat] > self.prm["min_deck_size"]
