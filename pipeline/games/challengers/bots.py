@@ -16,6 +16,8 @@ only from the rng it is given. Choices inside a match's effects are the engine's
   from a fresh hand of as many cards (the level's cards in the game's sets; with the shipped cards, whose effects are
   priced at their level's strength, that is a hand without a From the bench partner for a name it owns); from
   round 4 removes its starter cards of strength 1 or less, never going under 8 cards.
+- drafter in a match: a BENCH_TO_DISCARD effect sends §3.7's card to the discard (the slot with the fewest
+  copies, then the weakest card: the one that frees a slot soonest).
 - random: a random legal action."""
 
 from __future__ import annotations
@@ -137,6 +139,8 @@ class DrafterBot:
             equals = [card for card, value in values.items() if value == top]
             best = equals[0] if len(equals) == 1 else rng.choice(equals)
             return ("pick", data.card_ids[best])
+        if phase == "discard":                  # §3.7: the slot with the fewest copies, then the weakest card
+            return ("discard", data.card_ids[state.match.policy_card(state.match.choice[0])])
         if state.round >= REMOVE_FROM_ROUND and state.deck_size[me] > max(KEEP_AT_LEAST, state.prm["min_deck_size"]):
             weak = sorted(card for card in state.decks[me]
                           if data.cards[card].level == "S" and data.cards[card].strength <= WEAK)

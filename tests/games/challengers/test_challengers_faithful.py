@@ -151,3 +151,35 @@ def test_the_drafter_redraws_in_either_window(window, at_least):
     redraws = sum(run(new_game(data, 4), [BOTS["drafter"](s) for s in range(4)], random.Random(seed))
                   .counters.get("redraws", 0) for seed in range(20))
     assert redraws >= at_least
+
+
+# --- the owner chooses the bench card a BENCH_TO_DISCARD sends away (engine/match.py) ---------------------------
+
+@pytest.mark.parametrize("order, offered", [("losing_flag_first", ["city_passant", "city_recrue"]),
+                                            ("bench_first", ["city_passant", "city_recrue", "harbour_docker"])])
+def test_a_losing_the_flag_discard_waits_for_its_owner_then_the_capture_goes_on(order, offered):
+    """Docker (2, Losing the flag: discard 1 bench card) holds the flag over Recrue and Passant; Vigile (3)
+    takes it. losing_flag_first: the choice comes before the Docker is benched; bench_first: after."""
+    from pipeline.games.challengers.engine import Match
+    from tests.games.challengers.challengers_fixture import fixture_data
+    data = fixture_data()
+    i = data.index
+    match = Match(data, {i["harbour_docker"]: 1, i["city_recrue"]: 1}, {i["city_vigile"]: 1, i["city_recrue"]: 1},
+                  {**data.params, "capture_order": order}, benches=((i["city_recrue"], i["city_passant"]), ()),
+                  deciders=(True, True))
+    match.feed(i["harbour_docker"])
+    match.feed(i["city_vigile"])
+    assert match.choice == (0, 1) and sorted(data.ids(match.choices())) == offered and match.defender == 0
+    with pytest.raises(ValueError):
+        match.choose(i["city_vigile"])
+    match.choose(i["city_passant"])
+    assert match.choice is None and match.defender == 1 and data.ids(match.flag[1]) == ["city_vigile"]
+    assert data.ids(match.discard[0]) == ["city_passant"] and match.pending() == 0
+    assert sorted(data.ids(slot[-1] for slot in match.bench[0].values())) == ["city_recrue", "harbour_docker"]
+
+
+def test_random_players_choose_bench_discards_in_whole_games():
+    data = workbook_data()
+    chosen = sum(run(new_game(data, 4), [BOTS["random"](s) for s in range(4)], random.Random(seed))
+                 .counters.get("bench_discards_chosen", 0) for seed in range(30))
+    assert chosen > 0

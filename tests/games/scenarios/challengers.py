@@ -70,6 +70,10 @@ def observe(state, key: str, expected):
     if key == "hidden_from":
         return {viewer: sum(value is None for of in range(state.n) for _, value in
                             state.visible_trophies(int(viewer), of)) for viewer in expected}
+    if key in ("match_benches", "match_discards"):
+        m = state.match
+        return [[ids(slot) for slot in bench.values()] for bench in m.bench] if key == "match_benches" else \
+            [ids(d) for d in m.discard]
     if key == "pile":
         return {card: state.piles[data.cards[data.index[card]].level].get(data.index[card], 0) for card in expected}
     simple = {

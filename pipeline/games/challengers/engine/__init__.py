@@ -14,7 +14,9 @@ of a match when trophies do not decide (a participant number; the robot is `play
 reveals or mills (a card id: the deck is shuffled, so its next card is uniform over what is left), a trophy's
 value (by the tokens left) and random tie-breaks (a seat).
 
-Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove", id), ("done",). The Deck
+Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove", id), ("done",); in a match
+(engine/tournament.py) ("discard", id): the top card of one of the seat's bench slots that its BENCH_TO_DISCARD
+effect sends to the discard, asked when the bench holds two names or more (the robot decides nothing). The Deck
 phase asks seat by seat; a seat's actions depend only on its own hand and deck. Trophy values are secret in
 3–8 player games (CH-A20): bots read trophies only through `visible_trophies(viewer)`.
 
@@ -33,13 +35,13 @@ from pipeline.games.challengers.engine.draft import DraftRules, HAND, OPTION, PI
 from pipeline.games.challengers.engine.match import Match
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.challengers.engine.tell import tell_match
-from pipeline.games.challengers.engine.tournament import MATCH, MatchRules, ROBOT, START, TIE, TROPHY
+from pipeline.games.challengers.engine.tournament import DISCARD, MATCH, MatchRules, ROBOT, START, TIE, TROPHY
 from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 
 __all__ = ["CHANCE", "TERMINAL", "Card", "GameData", "Match", "State", "new_game", "tell_match", "pairings"]
 
 SETS, OVER = "sets", "over"
-DECISIONS = (OPTION, PICK, REMOVE)
+DECISIONS = (OPTION, PICK, REMOVE, DISCARD)
 
 
 class State(DraftRules, MatchRules, PhaseState):
@@ -236,12 +238,14 @@ class State(DraftRules, MatchRules, PhaseState):
         return "\n".join(lines)
 
 
-State.LEGAL = {OPTION: State._legal_option, PICK: State._legal_pick, REMOVE: State._legal_remove}
+State.LEGAL = {OPTION: State._legal_option, PICK: State._legal_pick, REMOVE: State._legal_remove,
+               DISCARD: State._legal_discard}
 State.HANDLERS = {OPTION: {"option": State._option}, PICK: {"pick": State._pick, "redraw": State._redraw},
-                  REMOVE: {"remove": State._remove, "done": State._done}, OVER: {}}
+                  REMOVE: {"remove": State._remove, "done": State._done}, DISCARD: {"discard": State._discard},
+                  OVER: {}}
 State.CHANCE_PHASES = frozenset({SETS, HAND, ROBOT, START, MATCH, TROPHY, TIE})
 State.OVER, State.PHASE_NAMES = OVER, {p: p for p in (SETS, OPTION, HAND, PICK, REMOVE, ROBOT, START, MATCH,
-                                                    TROPHY, TIE, OVER)}
+                                                    DISCARD, TROPHY, TIE, OVER)}
 
 
 def new_game(data: GameData, players: int) -> State:

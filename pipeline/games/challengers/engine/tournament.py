@@ -10,6 +10,7 @@ from pipeline.games.challengers.engine.match import Match
 from pipeline.games.challengers.engine.scoring import fans, lead_winner, qualified, rank_key, start_player
 
 ROBOT, START, MATCH, TROPHY, TIE = "robot", "start", "match", "trophy", "tie"
+DISCARD = "discard"             # a player chooses the bench cards a BENCH_TO_DISCARD effect sends to the discard
 FINALISTS = 2                   # §2.7: the two players with the most fans play the final
 
 
@@ -115,14 +116,18 @@ class MatchRules:
 
     def _begin_match(self, first: int, second: int) -> None:
         self.sides = (first, second)
-        self.match = Match(self.data, self.decks[first], self.decks[second], self.prm)
+        self.match = Match(self.data, self.decks[first], self.decks[second], self.prm,
+                           deciders=(first != self.robot, second != self.robot))
         self._count("matches")
         if self.robot in self.sides:
             self._count("robot:matches")
         self._match_go()
 
     def _match_go(self) -> None:
-        if self.match.pending() is None:
+        choice = self.match.choice
+        if choice is not None:
+            self.phase, self.seat = DISCARD, self.sides[choice[0]]
+        elif self.match.pending() is None:
             self._match_over()
         else:
             self.phase = MATCH
@@ -146,6 +151,18 @@ class MatchRules:
             self._next_pair()
         else:
             self.phase = TROPHY
+
+    def _discard(self, seat: int, action: tuple) -> None:
+        card = self.data.index.get(action[1]) if len(action) == 2 and type(action[1]) is str else None
+        if card is None or card not in self.match.choices():
+            raise ValueError(f"{action!r}: not the top card of one of your bench slots")
+        self._count("bench_discards_chosen")
+        self.match.choose(card)
+        self._match_go()
+
+    def _legal_discard(self, seat: int) -> list:
+        ids = self.data.card_ids
+        return sorted(("discard", ids[card]) for card in self.match.choices())
 
     def _award(self, value) -> None:
         if type(value) is not int or not self.token_pool.get(value):
