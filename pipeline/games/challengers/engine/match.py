@@ -135,13 +135,20 @@ class Match:
             self.opp_open = c.opp_attack - c.opp_opening_extra
             if self.open_on_attack:
                 self.open_bonus, self.opp_open = c.opening_extra, c.opp_attack
-            self._run(side, c, c.on_reveal, 0, ("opened", side, card))
+            then = ("opened", side, card)
+            self._run(side, c, c.on_reveal, 0, then) if c.on_reveal else self._then(then)
             return
         self.attack.append(card)
         self.attack_spent = self.from_bottom
         self.attack_sum += c.attack
         self.opp_def += c.opp_attack
-        self._run(side, c, c.on_reveal, 0, ("attacked", side, card))
+        if c.on_reveal:
+            self._run(side, c, c.on_reveal, 0, ("attacked", side, card))
+            return
+        attack, defence = self.attack_total(), self.defence()        # the common case, without the detour
+        self._note("reveal", side, card, attack=attack, defence=defence)
+        if attack >= defence:
+            self._capture(1 - side, side)
 
     def _run(self, side: int, c, ops: tuple, start: int, then: tuple) -> None:
         """Effects ops[start:] of card c, then what follows them (`then`); a choice pauses both."""
@@ -222,10 +229,13 @@ class Match:
         pile = self.flag[d]
         top = self.cards[pile[-1]]
         self._note("capture", a, pile[-1])
-        if self.losing_first:
-            self._run(d, top, top.on_losing, 0, ("lost_first", d, a))
+        if top.on_losing:
+            if self.losing_first:
+                self._run(d, top, top.on_losing, 0, ("lost_first", d, a))
+            elif self._bench_pile(d, pile):
+                self._run(d, top, top.on_losing, 0, ("lost_after", d, a))
         elif self._bench_pile(d, pile):
-            self._run(d, top, top.on_losing, 0, ("lost_after", d, a))
+            self._flag_moves(d, a)
 
     def _flag_moves(self, d: int, a: int) -> None:
         self.flag[d] = []
