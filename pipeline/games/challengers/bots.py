@@ -1,7 +1,8 @@
 """Challengers' players (challengers.md §3.7). A bot is made per seat; choose(state, rng) reads only what its
-seat may know (its own hand and deck, the piles' levels, the round; never the trophy values of a 3–8 player game,
-CH-A20: they are read through state.visible_trophies, and the drafter does not need them) and draws randomness
-only from the rng it is given. Choices inside a match's effects are the engine's (engine/match.py, §3.7).
+seat may know (its own hand and deck, the piles' levels, the round; never the others' trophy values in a 3–8
+player game before the final, CH-A20: they are read through state.visible_trophies, and the drafter does not
+need them) and draws randomness only from the rng it is given. In a match, a seat chooses the bench cards its
+BENCH_TO_DISCARD effects send to the discard (phase discard); the match's other choices are the engine's.
 
 - drafter: the option with the higher level; keeps the strongest cards, a From the bench card whose name it
   already owns counting as stronger (its bonus is multiplied on the bench), effects counted as strength too

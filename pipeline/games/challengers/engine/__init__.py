@@ -18,7 +18,7 @@ Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove"
 (engine/tournament.py) ("discard", id): the top card of one of the seat's bench slots that its BENCH_TO_DISCARD
 effect sends to the discard, asked when the bench holds two names or more (the robot decides nothing). The Deck
 phase asks seat by seat; a seat's actions depend only on its own hand and deck. Trophy values are secret in
-3–8 player games (CH-A20): bots read trophies only through `visible_trophies(viewer)`.
+3–8 player games until the final (seed l.33, CH-A20): bots read trophies only through `visible_trophies(viewer)`.
 
 Public state: round, final, seat (who decides), hand, level (the option's), draw_level (the pile the hand is
 drawn from: the next level's when `short_pile` refill meets an empty level), picks_left, redraws_left, decks[p]
