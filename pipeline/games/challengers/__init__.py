@@ -57,8 +57,12 @@ def new_game(records: Records, players: int):
     return engine.new_game(game_data(records), players)
 
 
-# the points the source leaves open (CH-A6, CH-A9, CH-A18): the rulebook's "Choix de cette édition" prints them
-READINGS = other_readings(("fans_from_trophies", ("values", "count")),
+# the points the source leaves open (CH-A5, CH-A6, CH-A9, CH-A18, the solo robot's deck, an empty pile): the
+# rulebook's "Choix de cette édition" prints them
+READINGS = other_readings(("solo_robot_deck", ("kept", "per_round")),
+                          ("redraw_window", ("any_time", "after_first_pick")),
+                          ("short_pile", ("refill", "deal_what_is_left")),
+                          ("fans_from_trophies", ("values", "count")),
                           ("capture_order", ("losing_flag_first", "bench_first")),
                           ("opening_triggers_on_attack", ("no", "yes")))
 

@@ -150,10 +150,16 @@ RULE_PARAMETERS = rule_parameters(PARAMETERS, {    # names, types, ranges: engin
     "sets_per_game": "Sets used besides the City set (5 of the 6).",
     "lead_to_win": "1–2 players: a lead of this many fans after a Match phase wins at once (11).",
     "redraws_per_round": "Redraws of the hand in a Deck phase (1).",
-    "redraw_after_first_pick": "The redraw may come after the first card is kept (CH-A5: yes).",
+    "redraw_window": "When the redraw may come (seed l.19, CH-A5): any_time (before or after the first card is "
+                     "kept) or after_first_pick (only once a card is kept).",
     "min_deck_size": "Removals never take a deck under this many cards (CH-A15: 1).",
+    "short_pile": "A level pile that runs out in a Deck phase: refill (the cards set aside in this phase become "
+                  "its pile again, then the next level's pile serves: hands stay at 5, seed l.19) or "
+                  "deal_what_is_left (a short hand).",
     "robot_level": "Robot level 1–5: level L swaps L − 1 of its cards for random R cards.",
     "solo_challenge": "Solo: the robot adds its SOLO cards (the special solo challenge).",
+    "solo_robot_deck": "Solo: kept (seed l.57, the robot gains no new cards: its round-1 deck, SOLO cards and "
+                       "level swaps, built once) or per_round (a new, larger robot deck each round).",
     "sets": "random (5 of the 6 sets drawn per game) or the sets_per_game set ids, comma separated.",
     "fans_from_trophies": "values (a trophy counts its fans) or count (one fan per trophy), CH-A6.",
     "capture_order": "losing_flag_first (Losing the flag resolves before benching) or bench_first, CH-A9.",

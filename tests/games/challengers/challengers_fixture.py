@@ -14,10 +14,10 @@ WORKBOOK = PROJECT_ROOT / "sheets" / "challengers.xlsx"
 
 PARAMS = {
     "players_min": 1, "players_max": 8, "rounds": 7, "hand_size": 5, "bench_slots": 6, "sets_per_game": 5,
-    "lead_to_win": 11, "redraws_per_round": 1, "redraw_after_first_pick": True, "min_deck_size": 1,
-    "robot_level": 2, "solo_challenge": False, "sets": "random", "fans_from_trophies": "values",
-    "capture_order": "losing_flag_first", "opening_triggers_on_attack": False, "duo_tie_rule": "draw",
-    "max_reveals_per_match": 2000,
+    "lead_to_win": 11, "redraws_per_round": 1, "redraw_window": "any_time", "min_deck_size": 1,
+    "short_pile": "refill", "robot_level": 2, "solo_challenge": False, "solo_robot_deck": "kept",
+    "sets": "random", "fans_from_trophies": "values", "capture_order": "losing_flag_first",
+    "opening_triggers_on_attack": False, "duo_tie_rule": "draw", "max_reveals_per_match": 2000,
 }
 
 SETS = [("city", "Ville", "tour", True, False), ("space", "Espace", "fusee", False, False),

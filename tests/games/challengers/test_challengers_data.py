@@ -161,7 +161,9 @@ def test_rules_components_and_summary(records):
         "  strength, level B (88 cards): 1:4 2:4 3:4 4:52 5:24; mean 4.0",
         "  strength, level C (84 cards): 7:4 8:52 9:28; mean 8.3",
         "  smallest level piles over 6 selections: A 78 (without circus), B 76 (without circus), C 74 (without "
-        "circus); need 72 (9 × 8 players)"]
+        "circus); need 72 (9 × 8 players)",
+        "  level piles run out when every player takes the level whenever offered: A from 7 players (round 5), B "
+        "from 8 players (round 7), C never; short_pile refill"]
 
 
 # --- damaged copies, stage 3 -----------------------------------------------------------------------------

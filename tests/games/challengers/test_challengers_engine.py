@@ -138,9 +138,9 @@ def test_the_same_seed_plays_the_same_game_and_another_seed_another():
 
 
 def test_solo_returns_one_only_when_the_player_beats_the_robot():
-    seen = set()
+    seen, strong_robot = set(), fixture_data(robot_level=5, solo_challenge=True)
     for seed in range(40):
-        state = _play(DATA, 1, "drafter", seed)
+        state = _play(strong_robot, 1, "drafter", seed)
         player, robot = state.fans_of(0), state.fans_of(state.robot)
         seen.add(state.returns()[0])
         if state.returns() == [1.0]:
@@ -254,15 +254,45 @@ def test_a_two_player_tie_after_round_seven_is_a_draw_or_chance(rule, reason, ph
 
 
 def test_the_solo_challenge_adds_the_robots_solo_cards():
-    data = fixture_data(solo_challenge=True, robot_level=1, sets="castle,circus,forest,harbour,space")
+    data = fixture_data(solo_challenge=True, robot_level=1, sets="castle,circus,forest,harbour,space",
+                        solo_robot_deck="per_round")
     state = new_game(data, 1)
     state.round = 5
     state._build_robot()
     assert data.index["robot_titan"] in state.decks[state.robot] and state.deck_size[state.robot] == 3 + 3 + 3 + 1
-    state = new_game(fixture_data(robot_level=1, sets="castle,circus,forest,harbour,space"), 1)
+    state = new_game(fixture_data(robot_level=1, sets="castle,circus,forest,harbour,space",
+                                  solo_robot_deck="per_round"), 1)
     state.round = 5
     state._build_robot()
     assert data.index["robot_titan"] not in state.decks[state.robot]
+
+
+def test_a_kept_solo_robot_deck_is_built_once_and_never_grows():
+    """Seed l.57: the solo robot gains no new cards: its round-1 deck, SOLO cards and swaps, for the whole game."""
+    data = fixture_data(robot_level=3, sets="castle,circus,forest,harbour,space", solo_robot_deck="kept")
+    for seed in range(10):
+        state, rng, bot = new_game(data, 1), random.Random(seed), BOTS["drafter"](0)
+        seen = []
+        while not state.is_terminal():
+            if state.phase == "start" or (state.phase == "match" and state.match.reveals == 0):
+                seen.append((state.round, dict(state.decks[state.robot])))
+            player = state.current_player()
+            state.apply_action(sample(state.chance_outcomes(), rng) if player == CHANCE else bot.choose(state, rng))
+        first = seen[0][1]
+        assert sum(first.values()) == 6 and sum(n for c, n in first.items() if data.cards[c].level == "R") == 2
+        assert {r for r, _ in seen} == set(range(1, state.round + 1)) and all(deck == first for _, deck in seen)
+
+
+def test_no_level_swap_when_no_r_card_left_is_stronger():
+    data = fixture_data(robot_level=5, sets="castle,circus,forest,harbour,space", solo_robot_deck="per_round")
+    state = new_game(data, 3)
+    state.round, index = 1, data.index
+    state.decks[state.robot], state.r_pool = {index["robot_laser"]: 2}, {index["robot_blindage"]: 3}
+    assert state.robot_base() == {}                     # Blindage (4) does not outrank the Laser (4)
+    state.r_pool[index["robot_turbo"]] = 1
+    assert state.robot_base() == {index["robot_laser"]: 2}
+    state.swap_floor = 4
+    assert state.robot_gains() == {index["robot_turbo"]: 1}
 
 
 def test_listed_sets_must_be_sets_per_game_known_ids():

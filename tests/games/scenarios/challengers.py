@@ -38,9 +38,13 @@ def chance(state, spec, where: str) -> None:
 
 
 def auto_until(state, phase: str) -> None:
-    """The drafter at every seat, chance from Random(0), until the phase named (or the end)."""
+    """The drafter at every seat, chance from Random(0), until the phase named ("final": the final's first
+    node; "round:N": round N's first decision), or the end."""
     rng, bots = random.Random(0), [BOTS["drafter"](seat) for seat in range(state.n)]
-    while state.phase != phase and not state.is_terminal():
+    reached = {"final": lambda: state.final}.get(phase, lambda: state.phase == phase)
+    if phase.startswith("round:"):
+        reached = lambda: state.round >= int(phase[6:]) and state.current_player() >= 0    # noqa: E731
+    while not reached() and not state.is_terminal():
         seat = state.current_player()
         state.apply_action(sample(state.chance_outcomes(), rng) if seat == CHANCE else bots[seat].choose(state, rng))
 
@@ -63,6 +67,13 @@ def observe(state, key: str, expected):
     if key == "decks":
         return {seat: dict(sorted((data.card_ids[c], n) for c, n in state.decks[int(seat)].items()))
                 for seat in expected}
+    if key == "hidden_from":
+        return {viewer: sum(value is None for of in range(state.n) for _, value in
+                            state.visible_trophies(int(viewer), of)) for viewer in expected}
+    if key in ("match_benches", "match_discards"):
+        m = state.match
+        return [[ids(slot) for slot in bench.values()] for bench in m.bench] if key == "match_benches" else \
+            [ids(d) for d in m.discard]
     if key == "pile":
         return {card: state.piles[data.cards[data.index[card]].level].get(data.index[card], 0) for card in expected}
     simple = {
@@ -128,7 +139,20 @@ def games(data, call: dict) -> dict:
     return {k: found[k] for k in call["expect"]}
 
 
+def deck_phases(data, call: dict) -> dict:
+    """Seeded whole games of `players` with `bot`: the Deck phases' counters summed (short_hands, empty_hands,
+    piles_reshuffled, next_level_draws, redraws) and the hands dealt."""
+    found = dict.fromkeys(("short_hands", "empty_hands", "piles_reshuffled", "next_level_draws", "redraws"), 0)
+    for seed in range(call.get("games", 10)):
+        state = run(new_game(data, call["players"]), [BOTS[call.get("bot", "drafter")](s)
+                                                      for s in range(call["players"])], random.Random(seed))
+        for key in found:
+            found[key] += state.counters.get(key, 0)
+    return {k: found[k] for k in call["expect"]}
+
+
 CALLS = {
+    "deck_phases": deck_phases,
     "match": match,
     "lead_winner": lambda data, call: lead_winner(*call["fans"], call.get("lead", data.params["lead_to_win"])),
     "level_cap_ok": lambda data, call: [level_cap_ok(level, s) for level, s in call["cards"]],

@@ -9,7 +9,9 @@ from collections import Counter, defaultdict
 from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.cards import check_rows
 from pipeline.games.challengers.checks.common import PILE_PER_PLAYER, params
-from pipeline.games.challengers.checks.game import boxed, check_rules, pile_sizes, printed, printed_per_set, selections
+from pipeline.games.challengers.checks.game import (boxed, check_rules, pile_sizes, printed, printed_per_set,
+                                                    selections, smallest_piles)
+from pipeline.games.challengers.checks.supply import supply_line
 from pipeline.games.challengers.schema import LEVELS
 
 __all__ = ["check_rows", "check_rules", "summary", "pile_sizes", "printed", "printed_per_set", "selections"]
@@ -34,6 +36,7 @@ def summary(records: Records) -> list[str]:
                      f"keywords: {kw}")
     lines += _curve(records)
     lines.append(_piles_line(records, p))
+    lines.append(supply_line(records, p, smallest_piles(records, p)))
     return lines
 
 
@@ -57,15 +60,7 @@ def _curve(records: Records) -> list[str]:
 
 def _piles_line(records: Records, p: dict) -> str:
     need = PILE_PER_PLAYER * p["players_max"]
-    smallest = {}
-    for selection in selections(records, p):
-        for level, size in pile_sizes(records, selection).items():
-            if level not in smallest or size < smallest[level][0]:
-                smallest[level] = (size, selection)
-    drafted = {s for sel in selections(records, p) for s in sel}
-    parts = []
-    for level, (size, selection) in smallest.items():
-        left = sorted(drafted - set(selection))
-        parts.append(f"{level} {size}" + (f" (without {', '.join(left)})" if left else ""))
+    smallest = smallest_piles(records, p)
+    parts = [f"{level} {size}{without}" for level, (size, without) in smallest.items()]
     return f"  smallest level piles over {len(selections(records, p))} selections: {', '.join(parts)}; " \
            f"need {need} ({PILE_PER_PLAYER} × {p['players_max']} players)"

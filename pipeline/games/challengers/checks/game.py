@@ -14,6 +14,7 @@ from pipeline.data.schema import Record, suggest
 from pipeline.data.specs import Records
 from pipeline.games.challengers.checks.common import (PILE_PER_PLAYER, city_sets, drafted_sets, param_ref, params,
                                                       robot_sets, sheet_ref)
+from pipeline.games.challengers.checks.supply import check_supply
 from pipeline.games.challengers.engine.data import DRAFT_LEVELS, LEVEL_CAPS, NORMAL_COPIES, PARAMETERS
 
 FIRST_TROPHIES, LAST_TROPHIES = {2, 3}, {9, 10}       # CH-T5: the seed's round 1 and round 7 values
@@ -29,6 +30,7 @@ def check_rules(records: Records, report: Report) -> None:
     _trophies(records, p, report)
     _robot(records, p, report)
     _piles(records, p, report)
+    check_supply(records, p, smallest_piles(records, p), report)
     _manifest(records, p, report)
 
 
@@ -195,6 +197,21 @@ def pile_sizes(records: Records, selection: tuple[str, ...]) -> dict[str, int]:
 
 def selections(records: Records, p: dict) -> list[tuple[str, ...]]:
     return list(combinations([s["id"] for s in drafted_sets(records)], p["sets_per_game"]))
+
+
+def smallest_piles(records: Records, p: dict) -> dict[str, tuple[int, str]]:
+    """Each level's smallest pile over the selections of sets: level -> (cards, " (without <sets>)")."""
+    smallest: dict[str, tuple[int, tuple]] = {}
+    for selection in selections(records, p):
+        for level, size in pile_sizes(records, selection).items():
+            if level not in smallest or size < smallest[level][0]:
+                smallest[level] = (size, selection)
+    drafted = {s for sel in selections(records, p) for s in sel}
+    out = {}
+    for level, (size, selection) in smallest.items():
+        left = sorted(drafted - set(selection))
+        out[level] = (size, f" (without {', '.join(left)})" if left else "")
+    return out
 
 
 def _piles(records: Records, p: dict, report: Report) -> None:

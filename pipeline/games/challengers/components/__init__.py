@@ -37,4 +37,4 @@ def components(records: Records) -> list[Component]:
             *fan_tokens({1: counts.get("fan_1", 40), 5: counts.get("fan_5", 10)}),
             bench_mats(rules, counts.get("bench", rules["players_max"])),
             round_track(records, rules), pairing_chart(rules), aid(rules, counts.get("aid", rules["players_max"])),
-            robot_reference(records, looks)]
+            robot_reference(records, looks, rules)]

@@ -129,7 +129,9 @@ def robot_decks(records: Records) -> dict:
     }
 
 
-def robot_reference(records: Records, looks: dict) -> PageSpec:
+def robot_reference(records: Records, looks: dict, rules: dict) -> PageSpec:
     robot = next(look for look in looks.values() if look["robot"])
-    face = FaceSpec("robot-aid.yaml", {**robot_decks(records), "set": robot}, None, "robot-aid", "robot reference")
+    solo_kept = rules.get("solo_robot_deck") == "kept"          # the solo robot keeps its round-1 deck
+    face = FaceSpec("robot-aid.yaml", {**robot_decks(records), "set": robot, "solo_kept": solo_kept}, None,
+                    "robot-aid", "robot reference")
     return PageSpec("robotaid", "Référence du Robot", (face,), AID)

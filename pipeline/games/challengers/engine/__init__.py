@@ -14,14 +14,17 @@ of a match when trophies do not decide (a participant number; the robot is `play
 reveals or mills (a card id: the deck is shuffled, so its next card is uniform over what is left), a trophy's
 value (by the tokens left) and random tie-breaks (a seat).
 
-Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove", id), ("done",). The Deck
+Decisions (engine/draft.py): ("option", k), ("pick", id), ("redraw",), ("remove", id), ("done",); in a match
+(engine/tournament.py) ("discard", id): the top card of one of the seat's bench slots that its BENCH_TO_DISCARD
+effect sends to the discard, asked when the bench holds two names or more (the robot decides nothing). The Deck
 phase asks seat by seat; a seat's actions depend only on its own hand and deck. Trophy values are secret in
-3–8 player games (CH-A20): bots read trophies only through `visible_trophies(viewer)`.
+3–8 player games until the final (seed l.33, CH-A20): bots read trophies only through `visible_trophies(viewer)`.
 
-Public state: round, final, seat (who decides), hand, level, picks_left, redraws_left, decks[p] {card: copies}
-(p = participant: seats, then the robot), deck_size, picks[seat] (cards kept, in order), tokens (fan tokens),
-trophies[p] [(round, value)], match (the running Match, engine/match.py), sides (its participants), chosen
-(the sets in play), piles {level: {card: copies}}."""
+Public state: round, final, seat (who decides), hand, level (the option's), draw_level (the pile the hand is
+drawn from: the next level's when `short_pile` refill meets an empty level), picks_left, redraws_left, decks[p]
+{card: copies} (p = participant: seats, then the robot), deck_size, picks[seat] (cards kept, in order), tokens
+(fan tokens), trophies[p] [(round, value)], match (the running Match, engine/match.py), sides (its participants),
+chosen (the sets in play), piles {level: {card: copies}}."""
 
 from __future__ import annotations
 
@@ -32,13 +35,13 @@ from pipeline.games.challengers.engine.draft import DraftRules, HAND, OPTION, PI
 from pipeline.games.challengers.engine.match import Match
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.challengers.engine.tell import tell_match
-from pipeline.games.challengers.engine.tournament import MATCH, MatchRules, ROBOT, START, TIE, TROPHY
+from pipeline.games.challengers.engine.tournament import DISCARD, MATCH, MatchRules, ROBOT, START, TIE, TROPHY
 from pipeline.games.engine_base import CHANCE, PhaseState, TERMINAL
 
 __all__ = ["CHANCE", "TERMINAL", "Card", "GameData", "Match", "State", "new_game", "tell_match", "pairings"]
 
 SETS, OVER = "sets", "over"
-DECISIONS = (OPTION, PICK, REMOVE)
+DECISIONS = (OPTION, PICK, REMOVE, DISCARD)
 
 
 class State(DraftRules, MatchRules, PhaseState):
@@ -46,10 +49,10 @@ class State(DraftRules, MatchRules, PhaseState):
 
     __slots__ = ("data", "prm", "n", "parts", "robot", "table", "phase", "round", "final", "chosen", "piles",
                  "pile_size", "decks", "deck_size", "picks", "tokens", "trophies", "drafters", "drafter_i", "seat",
-                 "hand", "level", "to_draw", "picks_left", "redraws_left", "picked_this_round", "remove_limit",
-                 "remove_then", "out", "swaps_left", "r_pool", "robot_out", "pair_i", "pair", "sides", "match",
-                 "token_pool", "last_winner", "finalists", "tie_group", "tie_places", "winners_", "end_reason",
-                 "cap", "counters", "turns")
+                 "hand", "level", "draw_level", "to_draw", "picks_left", "redraws_left", "picked_this_round",
+                 "remove_limit", "remove_then", "out", "swaps_left", "r_pool", "robot_out", "swap_floor", "pair_i",
+                 "pair", "sides", "match", "token_pool", "last_winner", "finalists", "tie_group", "tie_places",
+                 "winners_", "end_reason", "cap", "counters", "turns")
 
     def __init__(self, data: GameData, players: int):
         prm = data.params
@@ -70,8 +73,9 @@ class State(DraftRules, MatchRules, PhaseState):
         self.tokens, self.trophies = [0] * self.parts, [[] for _ in range(self.parts)]
         self.round, self.final, self.turns, self.counters = 0, False, 0, {}
         self.seat, self.hand, self.level, self.to_draw, self.picks_left, self.redraws_left = -1, [], "A", 0, 0, 0
+        self.draw_level = "A"
         self.picked_this_round, self.remove_limit, self.remove_then, self.out, self.drafters = 0, None, None, [], []
-        self.drafter_i, self.swaps_left, self.r_pool, self.robot_out = 0, 0, {}, True
+        self.drafter_i, self.swaps_left, self.r_pool, self.robot_out, self.swap_floor = 0, 0, {}, True, 0
         self.pair_i, self.pair, self.sides, self.match, self.token_pool, self.last_winner = 0, (), (), None, {}, -1
         self.finalists, self.tie_group, self.tie_places = [], [], 0
         self.winners_, self.end_reason, self.cap = [], None, None
@@ -96,13 +100,13 @@ class State(DraftRules, MatchRules, PhaseState):
             m = self.match
             return [(ids[card], p) for card, p in m.outcomes(m.pending())]
         if phase == HAND:
-            size = self.pile_size[self.level]
-            return [(ids[card], n / size) for card, n in self.piles[self.level].items()]
+            size = self.pile_size[self.draw_level]
+            return [(ids[card], n / size) for card, n in self.piles[self.draw_level].items()]
         if phase == TROPHY:
             total = sum(self.token_pool.values())
             return [(value, n / total) for value, n in sorted(self.token_pool.items()) if n]
         if phase == ROBOT:
-            pile = self.robot_base() if self.robot_out else self.r_pool
+            pile = self.robot_base() if self.robot_out else self.robot_gains()
             total = sum(pile.values())
             return [(ids[card], n / total) for card, n in pile.items()]
         if phase == START:
@@ -208,8 +212,9 @@ class State(DraftRules, MatchRules, PhaseState):
         self.counters[name] = self.counters.get(name, 0) + k
 
     def visible_trophies(self, viewer: int, of: int) -> list[tuple[int, int | None]]:
-        """What `viewer` knows of `of`'s trophies: values hidden (None) in 3–8 player games before the end."""
-        if self.n <= 2 or viewer == of or self.phase == OVER:
+        """What `viewer` knows of `of`'s trophies: in 3–8 player games the others' values are hidden (None) until
+        the final (seed l.33): they are turned over when round 7 ends, to count the fans that qualify."""
+        if self.n <= 2 or viewer == of or self.final or self.phase in (TIE, OVER):
             return list(self.trophies[of])
         return [(r, None) for r, _ in self.trophies[of]]
 
@@ -233,12 +238,14 @@ class State(DraftRules, MatchRules, PhaseState):
         return "\n".join(lines)
 
 
-State.LEGAL = {OPTION: State._legal_option, PICK: State._legal_pick, REMOVE: State._legal_remove}
+State.LEGAL = {OPTION: State._legal_option, PICK: State._legal_pick, REMOVE: State._legal_remove,
+               DISCARD: State._legal_discard}
 State.HANDLERS = {OPTION: {"option": State._option}, PICK: {"pick": State._pick, "redraw": State._redraw},
-                  REMOVE: {"remove": State._remove, "done": State._done}, OVER: {}}
+                  REMOVE: {"remove": State._remove, "done": State._done}, DISCARD: {"discard": State._discard},
+                  OVER: {}}
 State.CHANCE_PHASES = frozenset({SETS, HAND, ROBOT, START, MATCH, TROPHY, TIE})
 State.OVER, State.PHASE_NAMES = OVER, {p: p for p in (SETS, OPTION, HAND, PICK, REMOVE, ROBOT, START, MATCH,
-                                                    TROPHY, TIE, OVER)}
+                                                    DISCARD, TROPHY, TIE, OVER)}
 
 
 def new_game(data: GameData, players: int) -> State:

@@ -1,6 +1,6 @@
 """Challengers' rule parameters, declared once: names, types and ranges (schema.py adds the designer's docs and
 builds the `rules` sheet's columns from it; the engine refuses a bad value on its own). shared/games/
-challengers.md §6 and the resolutions CH-A5 (redraw), CH-A6 (fans), CH-A9 (capture order), CH-A14 (ties),
+challengers.md §6 and the resolutions CH-A5 (redraw window), CH-A6 (fans), CH-A9 (capture order), CH-A14 (ties),
 CH-A15 (deck size), CH-A18 (the opening card)."""
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ PARAMETERS = {
     "sets_per_game": ("int", 1, 6),
     "lead_to_win": ("int", 1, 99),                  # 1–2 players: a lead this large after a Match phase wins
     "redraws_per_round": ("int", 0, 3),
-    "redraw_after_first_pick": ("bool",),           # CH-A5: the redraw may come after the first card is kept
+    "redraw_window": ("enum", "any_time", "after_first_pick"),  # seed l.19, CH-A5: when the redraw may come
     "min_deck_size": ("int", 1, 40),                # CH-A15
+    "short_pile": ("enum", "refill", "deal_what_is_left"),    # a level pile that runs out (seed l.19: hands of 5)
     "robot_level": ("int", 1, 5),
     "solo_challenge": ("bool",),                    # the robot adds its SOLO cards
+    "solo_robot_deck": ("enum", "kept", "per_round"),   # seed l.57: the solo robot gains no new cards (kept)
     "sets": ("str",),                               # "random", or the sets_per_game set ids, comma separated
     "fans_from_trophies": ("enum", "values", "count"),              # CH-A6: trophy values (or one per trophy)
     "capture_order": ("enum", "losing_flag_first", "bench_first"),  # CH-A9

@@ -2,12 +2,15 @@
 offers more than one, a hidden hand drawn card by card from the level pile (chance), picks and at most
 `redraws_per_round` redraws, When selected effects at once (FANS, EXTRA_PICK, REMOVE_FROM_DECK), then removals
 from the deck down to min_deck_size. Unpicked and redrawn-away cards wait aside and go back to their level pile
-at the end of the phase. Finalists only remove (§2.7).
+at the end of the phase; a level pile that runs out takes them back first, then hands over to the next level
+(`short_pile`). Finalists only remove (§2.7).
 
 Actions: ("option", k) k = 0, 1 … in schedule order; ("pick", card id); ("redraw",); ("remove", card id);
 ("done",) ends the removals (a REMOVE_FROM_DECK's too)."""
 
 from __future__ import annotations
+
+from pipeline.games.challengers.engine.data import DRAFT_LEVELS
 
 OPTION, HAND, PICK, REMOVE = "option", "hand", "pick", "remove"
 DONE, REDRAW = ("done",), ("redraw",)
@@ -45,33 +48,66 @@ class DraftRules:
 
     def _take_option(self, k: int) -> None:
         self.level, self.to_draw, self.picks_left = self.data.schedule[self.round][k]
+        self.draw_level = self.level
         self._draw_hand()
 
     def _draw_hand(self) -> None:
-        self.to_draw = min(self.to_draw, self.pile_size[self.level])
+        if self.to_draw and self._level_exhausted():
+            self._count("short_hands")
+            self._count("empty_hands")
+            self.to_draw = 0
         if self.to_draw:
             self.phase = HAND
         else:
             self._picks_done()
 
+    def _level_exhausted(self) -> bool:
+        """The pile the hand is drawn from is empty. `short_pile` refill (hands of 5, seed l.19): the cards of
+        that level set aside in this Deck phase (unpicked, redrawn away) become its pile again, and a level with
+        none left hands over to the next level's pile (A, then B, then C); deal_what_is_left: the hand stays
+        short. Drafted cards never come back."""
+        while not self.pile_size[self.draw_level]:
+            if self.prm["short_pile"] != "refill":
+                return True
+            level, pile, kept = self.draw_level, self.piles[self.draw_level], []
+            for entry in self.out:
+                if entry[0] == level:
+                    pile[entry[1]] = pile.get(entry[1], 0) + 1
+                    self.pile_size[level] += 1
+                else:
+                    kept.append(entry)
+            self.out = kept
+            if self.pile_size[level]:
+                self._count("piles_reshuffled")
+            elif level == DRAFT_LEVELS[-1]:
+                return True
+            else:
+                self.draw_level = DRAFT_LEVELS[DRAFT_LEVELS.index(level) + 1]
+                self._count("next_level_draws")
+        return False
+
     def _drew(self, card: int) -> None:
-        pile = self.piles[self.level]
+        pile = self.piles[self.draw_level]
         n = pile.get(card, 0) if type(card) is int else 0
         if not n:
-            raise ValueError(f"{card!r} is not in the level {self.level} pile")
+            raise ValueError(f"{card!r} is not in the level {self.draw_level} pile")
         if n == 1:
             del pile[card]
         else:
             pile[card] = n - 1
-        self.pile_size[self.level] -= 1
+        self.pile_size[self.draw_level] -= 1
         self.hand.append(card)
         self._count(self.data.offered[card])
         self.to_draw -= 1
+        if self.to_draw and not self.pile_size[self.draw_level] and self._level_exhausted():
+            self._count("short_hands")
+            self.to_draw = 0
         if not self.to_draw:
             self.phase = PICK
 
     def _picks_done(self) -> None:
-        self.out += [(self.level, card) for card in self.hand]
+        cards = self.data.cards
+        self.out += [(cards[card].level, card) for card in self.hand]
         self.hand = []
         self._removals(None, None)
 
@@ -113,10 +149,10 @@ class DraftRules:
 
     def _redraw(self, seat: int, action: tuple) -> None:
         if len(action) != 1 or not self._may_redraw():
-            raise ValueError(f"{action!r}: no redraw left (or not allowed after the first pick)")
+            raise ValueError(f"{action!r}: no redraw left (or not before the first pick)")
         self.redraws_left -= 1
-        self.to_draw = len(self.hand)
-        self.out += [(self.level, card) for card in self.hand]
+        self.to_draw, cards = len(self.hand), self.data.cards
+        self.out += [(cards[card].level, card) for card in self.hand]
         self.hand = []
         self._count("redraws")
         self._draw_hand()
@@ -153,8 +189,8 @@ class DraftRules:
     # --- legal actions ------------------------------------------------------------------------------------
 
     def _may_redraw(self) -> bool:
-        return self.redraws_left > 0 and bool(self.hand) and self.pile_size[self.level] > 0 and \
-            (self.picked_this_round == 0 or self.prm["redraw_after_first_pick"])
+        return self.redraws_left > 0 and bool(self.hand) and self.pile_size[self.draw_level] > 0 and \
+            (self.picked_this_round > 0 or self.prm["redraw_window"] == "any_time")
 
     def _may_remove(self) -> bool:
         return self.deck_size[self.seat] > self.prm["min_deck_size"]

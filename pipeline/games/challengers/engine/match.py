@@ -19,8 +19,10 @@ Sides are 0 (starts: opens the flag) and 1. Rules, in order of the brief's resol
 - SELF_TO_DECK_BOTTOM works once per card and match (CH-A22, this edition's resolution: without it two decks of
   such cards can pass the flag back and forth for ever): a card that comes back from under its deck is benched
   the next time it loses the flag;
-- choices inside effects (BENCH_TO_DISCARD: which bench cards) follow §3.7: the slot with the fewest copies,
-  then the lowest strength, then the oldest slot."""
+- BENCH_TO_DISCARD (which bench cards go to the discard): a side in `deciders` chooses when its bench offers
+  two names or more: the match pauses (`choice`: side, cards still to discard) until `choose(card)`, then goes
+  on where the effect stopped (`resume`); otherwise (the robot, a told match, a single name) §3.7 chooses: the
+  slot with the fewest copies, then the lowest strength, then the oldest slot."""
 
 from __future__ import annotations
 
@@ -32,10 +34,10 @@ class Match:
     __slots__ = ("cards", "slots", "losing_first", "open_on_attack", "cap", "pool", "size", "bottom", "attack",
                  "attack_sum", "flag", "bench", "bench_att", "bench_def", "discard", "fans", "defender", "stage",
                  "opp_def", "opp_open", "open_bonus", "mill", "winner", "end", "reveals", "log", "flag_spent",
-                 "attack_spent", "from_bottom")
+                 "attack_spent", "from_bottom", "deciders", "choice", "resume")
 
     def __init__(self, data, deck0: dict, deck1: dict, params: dict | None = None, log: list | None = None,
-                 benches: tuple = ((), ())):
+                 benches: tuple = ((), ()), deciders: tuple = (False, False)):
         params = params or data.params
         self.cards, self.slots = data.cards, params["bench_slots"]
         self.losing_first = params["capture_order"] == "losing_flag_first"
@@ -48,6 +50,7 @@ class Match:
         self.defender, self.stage, self.opp_def, self.opp_open, self.open_bonus = 0, OPENING, 0, 0, 0
         self.winner, self.end, self.reveals, self.log = None, None, 0, log
         self.flag_spent, self.attack_spent, self.from_bottom = [False, False], False, False
+        self.deciders, self.choice, self.resume = tuple(deciders), None, None
         for side, cards in enumerate(benches):
             for card in cards:
                 self._bench_card(side, card)
@@ -88,7 +91,7 @@ class Match:
             self._note("mill", side, card)
         else:
             self._reveal(side, card)
-        if self.stage != OVER:
+        if self.stage != OVER and self.choice is None:
             self._check()
 
     # --- the rules ----------------------------------------------------------------------------------------
@@ -126,26 +129,78 @@ class Match:
     def _reveal(self, side: int, card: int) -> None:
         c = self.cards[card]
         self.reveals += 1
-        other = 1 - side
         if self.stage == OPENING:
             self.flag[side].append(card)
             self.flag_spent[side] = self.from_bottom
             self.opp_open = c.opp_attack - c.opp_opening_extra
             if self.open_on_attack:
                 self.open_bonus, self.opp_open = c.opening_extra, c.opp_attack
-            self._effects(side, c)
-            self._note("reveal", side, card, defence=self.defence())
-            self.stage = ATTACK
+            then = ("opened", side, card)
+            self._run(side, c, c.on_reveal, 0, then) if c.on_reveal else self._then(then)
             return
         self.attack.append(card)
         self.attack_spent = self.from_bottom
         self.attack_sum += c.attack
         self.opp_def += c.opp_attack
-        self._effects(side, c)
-        attack, defence = self.attack_total(), self.defence()
+        if c.on_reveal:
+            self._run(side, c, c.on_reveal, 0, ("attacked", side, card))
+            return
+        attack, defence = self.attack_total(), self.defence()        # the common case, without the detour
         self._note("reveal", side, card, attack=attack, defence=defence)
         if attack >= defence:
-            self._capture(other, side)
+            self._capture(1 - side, side)
+
+    def _run(self, side: int, c, ops: tuple, start: int, then: tuple) -> None:
+        """Effects ops[start:] of card c, then what follows them (`then`); a choice pauses both."""
+        for i in range(start, len(ops)):
+            op, n = ops[i]
+            if op == "BENCH_TO_DISCARD" and self.deciders[side] and len(self.bench[side]) > 1:
+                self._note("effect", side, c.index, op=op, n=n)
+                self.choice, self.resume = (side, n), (c.index, ops, i + 1, then)
+                return
+            if op == "SELF_TO_DECK_BOTTOM":
+                self._under_deck(side, c, then)
+            else:
+                self._op(side, c, op, n)
+        self._then(then)
+
+    def _then(self, then: tuple) -> None:
+        kind, x, y = then
+        if kind == "opened":
+            self._note("reveal", x, y, defence=self.defence())
+            self.stage = ATTACK
+        elif kind == "attacked":
+            attack, defence = self.attack_total(), self.defence()
+            self._note("reveal", x, y, attack=attack, defence=defence)
+            if attack >= defence:
+                self._capture(1 - x, x)
+        elif kind == "lost_first":               # Losing the flag done: the flag pile goes to the bench
+            if self._bench_pile(x, self.flag[x]):
+                self._flag_moves(x, y)
+        else:                                   # "lost_after": the pile was benched before
+            self._flag_moves(x, y)
+
+    def choose(self, card: int) -> None:
+        """The deciding side sends `card`, the top card of one of its bench slots, to its discard."""
+        side, n = self.choice
+        if not any(slot[-1] == card for slot in self.bench[side].values()):
+            raise ValueError(f"{card!r} is not on top of a bench slot of side {side}")
+        self._unbench(side, card)
+        self.discard[side].append(card)
+        n -= 1
+        if n and len(self.bench[side]) > 1:
+            self.choice = (side, n)
+            return
+        while n and self._bench_to_discard(side):   # one name left: no choice
+            n -= 1
+        (card, ops, start, then), self.choice, self.resume = self.resume, None, None
+        self._run(side, self.cards[card], ops, start, then)
+        if self.stage != OVER and self.choice is None:
+            self._check()
+
+    def choices(self) -> list[int]:
+        """The cards the deciding side may discard: the top card of each of its bench slots."""
+        return sorted({slot[-1] for slot in self.bench[self.choice[0]].values()}) if self.choice else []
 
     def attack_total(self) -> int:
         a, d = 1 - self.defender, self.defender
@@ -158,10 +213,6 @@ class Match:
         flag = self.flag[d]
         top = self.cards[flag[-1]].flag if flag else 0
         return top + self.open_bonus + self.bench_def[d] + self.opp_def
-
-    def _effects(self, side: int, c) -> None:
-        for op, n in c.on_reveal:
-            self._op(side, c, op, n)
 
     def _op(self, side: int, c, op: str, n: int) -> None:
         if op == "FANS":
@@ -178,33 +229,32 @@ class Match:
         pile = self.flag[d]
         top = self.cards[pile[-1]]
         self._note("capture", a, pile[-1])
-        if self.losing_first:
-            self._losing(d, top, pile)
-            if not self._bench_pile(d, pile):
-                return
-        else:
-            if not self._bench_pile(d, pile):
-                return
-            self._losing(d, top, _EMPTY)
+        if top.on_losing:
+            if self.losing_first:
+                self._run(d, top, top.on_losing, 0, ("lost_first", d, a))
+            elif self._bench_pile(d, pile):
+                self._run(d, top, top.on_losing, 0, ("lost_after", d, a))
+        elif self._bench_pile(d, pile):
+            self._flag_moves(d, a)
+
+    def _flag_moves(self, d: int, a: int) -> None:
         self.flag[d] = []
         self.flag[a], self.attack = self.attack, []
         self.flag_spent[a] = self.attack_spent
         self.defender, self.attack_sum, self.opp_def, self.opp_open, self.open_bonus = a, 0, 0, 0, 0
         self._note("flag", a, self.flag[a][-1], defence=self.defence())
 
-    def _losing(self, d: int, top, pile) -> None:
-        for op, n in top.on_losing:
-            if op == "SELF_TO_DECK_BOTTOM":
-                if self.flag_spent[d]:
-                    continue                        # once per card and match (CH-A22): it stays to be benched
-                if pile and pile[-1] == top.index:
-                    pile.pop()
-                else:
-                    self._unbench(d, top.index)
-                self.bottom[d].append(top.index)
-                self._note("effect", d, top.index, op=op, n=0)
-            else:
-                self._op(d, top, op, n)
+    def _under_deck(self, d: int, top, then: tuple) -> None:
+        """SELF_TO_DECK_BOTTOM, once per card and match (CH-A22): else it stays to be benched."""
+        if self.flag_spent[d]:
+            return
+        pile = self.flag[d]
+        if then[0] == "lost_first" and pile and pile[-1] == top.index:
+            pile.pop()
+        else:
+            self._unbench(d, top.index)
+        self.bottom[d].append(top.index)
+        self._note("effect", d, top.index, op="SELF_TO_DECK_BOTTOM", n=0)
 
     def _bench_pile(self, d: int, pile: list) -> bool:
         for i, card in enumerate(pile):
@@ -238,14 +288,15 @@ class Match:
         self.bench_att[side] -= c.bench_attack
         self.bench_def[side] -= c.bench_defence
 
-    def _bench_to_discard(self, side: int) -> bool:
+    def policy_card(self, side: int) -> int | None:
         """§3.7's choice: a card of the slot with the fewest copies, then the lowest strength, oldest slot."""
-        bench = self.bench[side]
-        if not bench:
+        bench, cards = self.bench[side], self.cards
+        return min(bench.values(), key=lambda s: (len(s), cards[s[-1]].strength))[-1] if bench else None
+
+    def _bench_to_discard(self, side: int) -> bool:
+        card = self.policy_card(side)
+        if card is None:
             return False
-        cards = self.cards
-        slot = min(bench.values(), key=lambda s: (len(s), cards[s[-1]].strength))
-        card = slot[-1]
         self._unbench(side, card)
         self.discard[side].append(card)
         return True
@@ -279,7 +330,7 @@ class Match:
         other.discard, other.attack = [list(d) for d in self.discard], list(self.attack)
         other.bench = [{k: list(v) for k, v in b.items()} for b in self.bench]
         other.bench_att, other.bench_def = list(self.bench_att), list(self.bench_def)
-        other.flag_spent = list(self.flag_spent)
+        other.flag_spent = list(self.flag_spent)         # choice and resume are tuples: shared
         other.log = None if self.log is None else list(self.log)
         return other
 
@@ -289,7 +340,8 @@ class Match:
                 tuple(self.attack), tuple(map(tuple, self.flag)),
                 tuple(tuple(sorted((k, tuple(v)) for k, v in b.items())) for b in self.bench),
                 tuple(map(tuple, self.discard)), tuple(self.fans), tuple(self.mill), self.defender, self.stage,
-                self.winner, self.reveals, tuple(self.flag_spent), self.attack_spent)
+                self.winner, self.reveals, tuple(self.flag_spent), self.attack_spent, self.choice,
+                self.resume)
 
     def __str__(self) -> str:
         ids = lambda cards: [self.cards[c].id for c in cards]       # noqa: E731

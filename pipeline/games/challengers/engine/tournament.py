@@ -10,6 +10,7 @@ from pipeline.games.challengers.engine.match import Match
 from pipeline.games.challengers.engine.scoring import fans, lead_winner, qualified, rank_key, start_player
 
 ROBOT, START, MATCH, TROPHY, TIE = "robot", "start", "match", "trophy", "tie"
+DISCARD = "discard"             # a player chooses the bench cards a BENCH_TO_DISCARD effect sends to the discard
 FINALISTS = 2                   # §2.7: the two players with the most fans play the final
 
 
@@ -32,7 +33,13 @@ class MatchRules:
     # --- the robot ----------------------------------------------------------------------------------------
 
     def _build_robot(self) -> None:
+        """The robot's deck of the round and its level swaps. Solo with `solo_robot_deck` kept (seed: the robot
+        gains no new cards): the deck of round 1, with its SOLO cards and its swaps, is built once and kept."""
         data, r = self.data, self.round
+        kept = self.n == 1 and self.prm["solo_robot_deck"] == "kept"
+        if kept and r > 1:
+            self._start_matches()
+            return
         base = data.robot_base.get(max((k for k in data.robot_base if k <= r), default=0), [])
         deck: dict[int, int] = {}
         extra = data.solo.get(r, []) if self.n == 1 and self.prm["solo_challenge"] else []
@@ -46,33 +53,43 @@ class MatchRules:
         self._robot_next()
 
     def robot_base(self) -> dict[int, int]:
-        """The robot's cards a level swap may take out: its base cards (not R cards already in, not SOLO ones)."""
+        """The robot's cards a level swap may take out: its base cards (not R cards already in, not SOLO ones)
+        that an R card left in the pool outranks (a swap always brings a strictly stronger card)."""
         cards = self.data.cards
-        return {card: n for card, n in self.decks[self.robot].items() if cards[card].level not in ("R", "SOLO")}
+        best = max((cards[card].strength for card, n in self.r_pool.items() if n), default=-1)
+        return {card: n for card, n in self.decks[self.robot].items()
+                if cards[card].level not in ("R", "SOLO") and cards[card].strength < best}
+
+    def robot_gains(self) -> dict[int, int]:
+        """The R cards the swap under way may bring in: those stronger than the card it took out."""
+        cards, floor = self.data.cards, self.swap_floor
+        return {card: n for card, n in self.r_pool.items() if n and cards[card].strength > floor}
 
     def _robot_next(self) -> None:
-        if self.swaps_left > 0 and self.r_pool and self.robot_base():
+        if self.swaps_left > 0 and self.robot_base():
             self.phase = ROBOT
         else:
             self._start_matches()
 
     def _robot_swap(self, card: int) -> None:
-        pile = self.robot_base() if self.robot_out else self.r_pool
+        pile = self.robot_base() if self.robot_out else self.robot_gains()
         n = pile.get(card, 0) if type(card) is int else 0
-        pile = self.decks[self.robot] if self.robot_out else self.r_pool
         if not n:
             raise ValueError(f"{card!r} is not a card the robot can {'lose' if self.robot_out else 'gain'}")
-        if n == 1:
+        pile = self.decks[self.robot] if self.robot_out else self.r_pool
+        if pile[card] == 1:
             del pile[card]
         else:
-            pile[card] = n - 1
+            pile[card] -= 1
         if self.robot_out:
             self.deck_size[self.robot] -= 1
+            self.swap_floor = self.data.cards[card].strength
         else:
             deck = self.decks[self.robot]
             deck[card] = deck.get(card, 0) + 1
             self.deck_size[self.robot] += 1
             self.swaps_left -= 1
+            self._count("robot:swaps")
         self.robot_out = not self.robot_out
         if self.robot_out:
             self._robot_next()
@@ -99,14 +116,18 @@ class MatchRules:
 
     def _begin_match(self, first: int, second: int) -> None:
         self.sides = (first, second)
-        self.match = Match(self.data, self.decks[first], self.decks[second], self.prm)
+        self.match = Match(self.data, self.decks[first], self.decks[second], self.prm,
+                           deciders=(first != self.robot, second != self.robot))
         self._count("matches")
         if self.robot in self.sides:
             self._count("robot:matches")
         self._match_go()
 
     def _match_go(self) -> None:
-        if self.match.pending() is None:
+        choice = self.match.choice
+        if choice is not None:
+            self.phase, self.seat = DISCARD, self.sides[choice[0]]
+        elif self.match.pending() is None:
             self._match_over()
         else:
             self.phase = MATCH
@@ -130,6 +151,18 @@ class MatchRules:
             self._next_pair()
         else:
             self.phase = TROPHY
+
+    def _discard(self, seat: int, action: tuple) -> None:
+        card = self.data.index.get(action[1]) if len(action) == 2 and type(action[1]) is str else None
+        if card is None or card not in self.match.choices():
+            raise ValueError(f"{action!r}: not the top card of one of your bench slots")
+        self._count("bench_discards_chosen")
+        self.match.choose(card)
+        self._match_go()
+
+    def _legal_discard(self, seat: int) -> list:
+        ids = self.data.card_ids
+        return sorted(("discard", ids[card]) for card in self.match.choices())
 
     def _award(self, value) -> None:
         if type(value) is not int or not self.token_pool.get(value):
