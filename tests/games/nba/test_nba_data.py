@@ -88,7 +88,7 @@ def both_sets(records, name: str, column: str, value) -> list[tuple]:
 def test_shipped_workbook_counts_and_manifest(records):
     assert {sheet: len(rows) for sheet, rows in records.items()} == {
         "skills": 8, "dice": 36, "players": 140, "tactics": 40, "fatigue": 1, "durations": 4,
-        "rules": len(RULE_PARAMETERS), "balance": 5, "components": 10}
+        "rules": len(RULE_PARAMETERS), "balance": 5, "components": 10, "game": 1}
     assert {r["component"]: r["count"] for r in records["components"]} == {
         "player_cards": 140, "tactic_cards": 90, "fatigue_cards": 9, "dice_per_player": 60, "court_board": 2,
         "markets_board": 1, "dice": 120, "player_aid": 2, "score_sheet": 1, "rulebook": 1}
