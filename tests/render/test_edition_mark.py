@@ -254,7 +254,7 @@ def test_a_mark_over_a_pattern_stands_on_a_plate_of_its_own():
 
 def test_the_mark_grey_is_the_first_level_that_reads_as_a_walk_over_all_256_would_find_it():
     """edition_mark._grey tries a few levels (bisection on each ground) where it once walked all 256: the same
-    grey, or none, on 20,000 seeded sets of grounds (greys, colours, black and white among them)."""
+    grey, or none, on 2,000 seeded sets of grounds (greys, colours, black and white among them)."""
     import random
 
     from pipeline.render.faces import edition_mark
@@ -266,7 +266,7 @@ def test_the_mark_grey_is_the_first_level_that_reads_as_a_walk_over_all_256_woul
                      if min(contrast((v / 255,) * 3, g) for g in grounds) >= MARK_RATIO), None)
 
     rng, nones = random.Random(2026), 0
-    for _ in range(20_000):
+    for _ in range(2_000):
         count = rng.randint(1, 5)
         if rng.random() < 0.2:
             grounds = tuple(((v := rng.randint(0, 255) / 255), v, v) for _ in range(count))
@@ -276,4 +276,4 @@ def test_the_mark_grey_is_the_first_level_that_reads_as_a_walk_over_all_256_woul
         expected = walked(grounds)
         assert edition_mark._grey.__wrapped__(grounds) == expected, grounds
         nones += expected is None
-    assert 1_000 < nones < 19_000          # both outcomes are exercised
+    assert 100 < nones < 1_900             # both outcomes are exercised
