@@ -25,7 +25,8 @@ def reading_effects(sim: Simulation, records: Records, result: SimulationResult,
                     limit: int = 200, executor=None) -> list[tuple[str, str, str, int, int]]:
     """For each reading the game names (Simulation.readings) and the run did not already change: the same
     seeds (at most `limit`) replayed with the other value. Rows (parameter, value used, other value, games
-    compared: both ended by the rules, games whose results (who won) differ)."""
+    compared: both ended by the rules, games whose results (who won) differ, the first seat's mean result
+    over them this run and with the other reading: what the reading does to a win rate; solo, the player's)."""
     changed_by_run = dict(rules)
     readings = [(name, other) for name, other in sim.readings(records) if name not in changed_by_run]
     if not readings:
@@ -38,7 +39,9 @@ def reading_effects(sim: Simulation, records: Records, result: SimulationResult,
     for (name, other), again in zip(readings, replayed):
         used = next((str(r.get("value")) for r in records.get("rules", ()) if r.get("parameter") == name), "?")
         pairs = [(a, b) for a, b in zip(result.outcomes[:games], again.outcomes) if not flag_of(a) and not flag_of(b)]
-        rows.append((name, used, other, len(pairs), sum(1 for a, b in pairs if a["returns"] != b["returns"])))
+        first = tuple(sum(pair[i]["returns"][0] for pair in pairs) / len(pairs) for i in (0, 1)) if pairs \
+            else (None, None)
+        rows.append((name, used, other, len(pairs), sum(1 for a, b in pairs if a["returns"] != b["returns"]), *first))
     return rows
 
 

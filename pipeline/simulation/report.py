@@ -151,10 +151,12 @@ def flagged_rows(result: SimulationResult, game: str | None = None, rules=()) ->
 # --- Markdown -----------------------------------------------------------------------------------------------
 
 def reading_rows(effects) -> list[list[str]]:
-    rows = [["rule parameter", "this run", "other reading", "games compared", "winner changed"]]
-    for name, used, other, compared, changed in effects:
+    rows = [["rule parameter", "this run", "other reading", "games compared", "winner changed",
+             "seat 1's result: this run → other"]]
+    for name, used, other, compared, changed, first, first_other in effects:
         share = f"{changed} ({changed / compared:.0%})" if compared else "—"
-        rows.append([name, used, str(other), str(compared), share])
+        seat = f"{first:.2f} → {first_other:.2f}" if compared else "—"
+        rows.append([name, used, str(other), str(compared), share, seat])
     return rows
 
 

@@ -463,5 +463,8 @@ def test_reading_effects_replay_the_same_seeds_with_the_other_value():
     longer = simulate(sim, toy_records(target=30), games=40, seed=3, players=3, bots=BOTS)
     expected = sum(a["returns"] != b["returns"] for a, b in zip(result.outcomes, longer.outcomes))
     assert rows[0][4] == expected > 0
-    assert reading_rows(rows)[1] == ["target", "12", "30", "40", f"{expected} ({expected / 40:.0%})"]
+    first = (sum(a["returns"][0] for a in result.outcomes) / 40, sum(b["returns"][0] for b in longer.outcomes) / 40)
+    assert rows[0][5:] == pytest.approx(first)          # what the reading does to the first seat's results
+    assert reading_rows(rows)[1] == ["target", "12", "30", "40", f"{expected} ({expected / 40:.0%})",
+                                     f"{first[0]:.2f} → {first[1]:.2f}"]
     assert reading_effects(replace(sim, readings=lambda r: [("target", 12)]), records, same)[0][4] == 0

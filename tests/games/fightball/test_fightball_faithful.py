@@ -50,10 +50,10 @@ def test_simulate_replays_every_declared_reading_on_the_same_seeds():
     sim, records = shipped()
     result = run("heuristic")
     rows = reading_effects(sim, records, result)
-    assert [(name, used, other, compared) for name, used, other, compared, _ in rows] == [
+    assert [(name, used, other, compared) for name, used, other, compared, *_ in rows] == [
         ("new_attacker_same_name_compares", "first", "current", GAMES), ("tie_rule", "draw", "overtime", GAMES),
         ("shot_at_buzz", "taken_back", "placed", GAMES)]
-    changed = {name: n for name, _, _, _, n in rows}
+    changed = {name: n for name, _, _, _, n, *_ in rows}
     assert 0 < changed["shot_at_buzz"] < GAMES           # a Shot card landing at the BUZZ decides some games
 
 
