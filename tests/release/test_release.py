@@ -302,3 +302,27 @@ def test_a_release_first_removes_the_scratch_of_one_that_was_killed(tmp_path):
     assert release(ReleaseRequest(tmp_path, ("nosuchgame",)), report) == []
     assert "unknown game" in str(report.errors[0])
     assert not (tmp_path / "dist" / ".pnp-tmp").exists()
+
+
+def test_games_start_side_by_side_the_largest_first_and_come_back_in_their_order(monkeypatch):
+    """_side_by_side starts the games by the bytes of their data (the longest to build first, which balances
+    the cores) and still hands each game its own results, in the games' order."""
+    from pipeline.games import load_game
+    from pipeline.release import run as release_run
+
+    items = [release_run.Released(load_game(name, PROJECT_ROOT), "v1", Path(name))
+             for name in ("buildit", "nba", "fightball")]
+    started = {}
+
+    def fake_run_all(tasks, workers, done=None, order=None):
+        started["order"] = list(order)
+        return [task() for task in tasks]
+    monkeypatch.setattr(release_run, "run_all", fake_run_all)
+
+    def step(request, item, seen, progress):
+        item.seconds = float(len(item.game.id))
+    release_run._side_by_side(ReleaseRequest(root=PROJECT_ROOT, games=(), jobs=2), items, Report(), None, step)
+    sizes = [sum(path.stat().st_size for path in item.game.data_files) for item in items]
+    assert started["order"] == sorted(range(3), key=lambda i: -sizes[i])
+    assert started["order"][0] == 1                                     # NBA's workbook is the largest
+    assert [item.seconds for item in items] == [7.0, 3.0, 9.0]
