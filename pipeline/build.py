@@ -186,6 +186,10 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
     done = _write_steps(prepared, config, progress, stats)
+    for item in prepared:
+        if item.cache:
+            for result in done[item.game.id]:
+                item.cache.absorb(result.puts)          # the steps' measures, for the reports drawn next
     exports.tell(done, report)
     for item in prepared:
         done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config)))
@@ -223,9 +227,14 @@ def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Pr
     results = {i: run_step(steps[i], config) for i in sorted(kept)}
     progress.start(f"{', '.join(item.game.id for item in prepared)}: drawing", len(drawn))
     try:
+        from pipeline.guide.report import measure_written
+
         order = sorted(range(len(drawn)), key=lambda n: -steps[drawn[n]].weight)
-        found = run_all([functools.partial(run_step, steps[i], config) for i in drawn], config.jobs,
-                        done=lambda _: progress.advance(), order=order)
+        measures = {item.game.id: functools.partial(measure_written, item.cache, root=config.root,
+                                                    terms=item.guide.glossary if item.guide else ())
+                    for item in prepared}
+        found = run_all([functools.partial(run_step, steps[i], config, measures[steps[i].game.id]) for i in drawn],
+                        config.jobs, done=lambda _: progress.advance(), order=order)
     except BaseException:
         remove_leftovers(config.output, [config.output / item.game.id for item in prepared])
         raise

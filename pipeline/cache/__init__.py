@@ -79,6 +79,7 @@ class BuildCache:
         self.root = root
         self._files: dict[str, str | None] = {}
         self._pending: dict[str, bytes] = {}
+        self._held: tuple[dict[str, bytes], ...] = ()     # the pending puts of the blocks `collecting` is inside
         # one folder per code fingerprint: another version's entries can never be read, and go (prune)
         self.store = Store(Path(output) / CACHE_FOLDER / code_fingerprint()[:16])
         self._trees: dict[Path, str] = {}
@@ -105,8 +106,11 @@ class BuildCache:
         return key_of(self.base, *parts, root=self.root)
 
     def get(self, key: str | None, default=None):
-        if key is not None and key in self._pending:
-            return pickle.loads(self._pending[key])
+        """What `put` holds for the key, in this block or around it (not yet flushed), else the store's."""
+        if key is not None:
+            for pending in (self._pending, *self._held):
+                if key in pending:
+                    return pickle.loads(pending[key])
         return self.store.get(key, default)
 
     def put(self, key: str | None, value) -> None:
@@ -122,12 +126,13 @@ class BuildCache:
     @contextlib.contextmanager
     def collecting(self) -> Iterator[dict[str, bytes]]:
         """The puts made inside the block, kept apart: what a task run in another process hands back to
-        this build's cache (`absorb`). Those before it are held as they were."""
+        this build's cache (`absorb`). Those before it are held as they were, and still found by `get`."""
         outer, self._pending = self._pending, {}
+        self._held = (outer, *self._held)               # still read (get), never written to
         try:
             yield self._pending
         finally:
-            self._pending = outer
+            self._pending, self._held = outer, self._held[1:]
 
     def absorb(self, puts: dict[str, bytes]) -> None:
         self._pending.update(puts)

@@ -72,28 +72,41 @@ def cached_ink(cache):
 def _glossary(item, outputs: list[dict], root, cache) -> list[dict]:
     """Every word of the game's glossary's `avoid` lists printed in a home file: {path, term, found, context}.
     A file's text is read once per content (and code fingerprint) when the build has a cache."""
-    from pipeline.guide.glossary import file_misuses
-
     terms = item.guide.glossary if item.guide else ()
     if not terms:
         return []
-    found = []
-    for entry in outputs:
-        if entry.get("format") != "pnp":
-            continue
-        path = root / entry["path"]
-        if cache is None:
-            misused = file_misuses(path, terms)
-        else:
-            from pipeline.cache import code_fingerprint, key_of
+    return [{"path": entry["path"], **m} for entry in outputs if entry.get("format") == "pnp"
+            for m in _misuses(root / entry["path"], terms, cache)]
 
-            key = key_of(code_fingerprint(), "glossary", repr(terms), sha256_file(path))
-            misused = cache.get(key)
-            if misused is None:
-                misused = file_misuses(path, terms)
-                cache.put(key, misused)
-        found += [{"path": entry["path"], **m} for m in misused]
-    return found
+
+def _misuses(path, terms, cache) -> list[dict]:
+    from pipeline.guide.glossary import file_misuses
+
+    if cache is None:
+        return file_misuses(path, terms)
+    from pipeline.cache import code_fingerprint, key_of
+
+    key = key_of(code_fingerprint(), "glossary", repr(terms), sha256_file(path))
+    misused = cache.get(key)
+    if misused is None:
+        misused = file_misuses(path, terms)
+        cache.put(key, misused)
+    return misused
+
+
+def measure_written(cache, entries: list[dict] | None, root, terms=()) -> None:
+    """What the report reads of a write step's home files (their ink, the glossary's words in their text),
+    measured in the step's own process right after it drew them and kept in `cache`: the report then finds
+    it there, and the measuring is spread over the build's processes with the drawing rather than left to
+    the report at the end."""
+    if cache is None:
+        return
+    ink = cached_ink(cache)
+    for entry in entries or ():
+        if entry.get("format") == "pnp" and str(entry.get("path", "")).endswith(".pdf"):
+            ink(root / entry["path"])
+            if terms:
+                _misuses(root / entry["path"], terms, cache)
 
 
 def _settings(item) -> list[dict]:

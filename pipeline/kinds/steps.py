@@ -78,12 +78,19 @@ def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache
     return steps
 
 
-def run_step(step: Step, config: BuildConfig) -> Done:
+def run_step(step: Step, config: BuildConfig, measure: Callable[[list[dict] | None], None] | None = None) -> Done:
     """The step's files, drawn or kept from the cache (pipeline/cache/writes.py), recorded apart from any
-    other step's."""
+    other step's. `measure(entries)`, when given, runs after files were drawn, in the same process (the
+    build's report measures, pipeline/guide/report.py measure_written)."""
     stats = ComponentStats()
-    done = isolated(step.cache, lambda: write_unit(step.cache, step.key, lambda: _write(step, config), config.root,
-                                                   stats, step.found, new=any(one.chosen for one in step.made_of)))
+
+    def work() -> list[dict] | None:
+        entries = write_unit(step.cache, step.key, lambda: _write(step, config), config.root, stats, step.found,
+                             new=any(one.chosen for one in step.made_of))
+        if measure is not None and stats.files_written:
+            measure(entries)
+        return entries
+    done = isolated(step.cache, work)
     done.stats = stats
     return done
 

@@ -93,3 +93,55 @@ def test_validate_reads_the_cache_a_build_left_and_writes_nothing(built, tmp_pat
     monkeypatch.undo()
     report, _ = validate(BuildConfig(root=fresh, games=(GAME,), papers=("a4",)))
     assert not report.errors and not (fresh / "output").exists()
+
+
+def test_a_changed_card_s_files_are_measured_once_where_they_are_drawn(built, tmp_path, monkeypatch):
+    """The report's ink measure and glossary read of a home file are taken by the write step that drew it
+    (guide/report.py measure_written) and found in the cache by the report: each changed file is measured
+    once, and the report's numbers are those a clean build gives."""
+    import json
+
+    import pipeline.guide.glossary as glossary_module
+    import pipeline.guide.paperbill as paperbill_module
+
+    root = tmp_path / "project"
+    shutil.copytree(built, root)
+    rename_card(root)
+    inked, read = [], []
+    ink, text = paperbill_module.ink_coverage, glossary_module.pdf_text
+    monkeypatch.setattr(paperbill_module, "ink_coverage", lambda path: inked.append(path.name) or ink(path))
+    monkeypatch.setattr(glossary_module, "pdf_text", lambda path: read.append(path.name) or text(path))
+    import pipeline.build as build_module
+
+    by_reports, add_reports = [], build_module._add_reports
+
+    def reports(*args, **kwargs):
+        before = len(inked) + len(read)
+        made = add_reports(*args, **kwargs)
+        by_reports.append(len(inked) + len(read) - before)
+        return made
+    monkeypatch.setattr(build_module, "_add_reports", reports)
+    stats = BuildStats()
+    report, done = build(BuildConfig(root=root, games=(GAME,), papers=("a4",), jobs=1), Progress(), stats=stats)
+    assert done == [GAME], [str(p) for p in report.errors]
+    assert inked and sorted(inked) == sorted(set(inked)), inked           # the changed files, each once
+    assert sorted(read) == sorted(set(read)) and set(read) <= set(inked), read
+    assert by_reports == [0]                            # measured by the steps that drew them, not by the report
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("output"))
+    run(clean)
+    bill = json.loads((root / "output" / GAME / "report.json").read_text())["paper_bill"]
+    assert bill == json.loads((clean / "output" / GAME / "report.json").read_text())["paper_bill"]
+
+
+def test_a_put_outside_a_collecting_block_is_found_inside_it(tmp_path):
+    from pipeline.cache import BuildCache
+
+    cache = BuildCache(tmp_path, tmp_path / "output", tmp_path / "templates" / "game")
+    cache.put("outer", 1)
+    with cache.collecting() as inner:
+        assert cache.get("outer") == 1                  # held, still read
+        cache.put("inner", 2)
+        assert cache.get("inner") == 2
+    assert inner == {"inner": inner["inner"]} and cache.get("inner") is None   # handed back, not kept here
+    assert cache.get("outer") == 1
