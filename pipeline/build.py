@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import io
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.cache import BuildCache, BuildStats
@@ -186,10 +186,6 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
     done = _write_steps(prepared, config, progress, stats)
-    for item in prepared:
-        if item.cache:
-            for result in done[item.game.id]:
-                item.cache.absorb(result.puts)          # the steps' measures, for the reports drawn next
     exports.tell(done, report)
     for item in prepared:
         done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config)))
@@ -242,7 +238,9 @@ def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Pr
     by_game: dict[str, list[Done]] = {item.game.id: [] for item in prepared}
     for i, step in enumerate(steps):
         stats.of(step.game.id, step.name).add(results[i].stats)
-        by_game[step.game.id].append(results[i])
+        if step.cache:                  # handed over now: the reports drawn next read the steps' measures
+            step.cache.absorb(results[i].puts)
+        by_game[step.game.id].append(replace(results[i], puts={}))
     return by_game
 
 

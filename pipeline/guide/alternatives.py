@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from pipeline.guide.data import num, paper_name, plural
 from pipeline.render.markup import md_escape
 
 FOLDOVER_OFFSET_MM = 1.0          # a back further off than this: print the fold-over twins
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 or word.endswith(('s', 'x')) else word + 's'}"
+    """data.plural, a word ending in s or x unchanged ("2 pays")."""
+    return plural(count, word, word if word.endswith(("s", "x")) else None)
 
 
 def group_of(pp, entry: dict) -> tuple[str, str] | None:
@@ -57,7 +59,7 @@ def box_sheets(pp) -> dict | None:
             "all": common + sum(counts)}
 
 
-def one_box(pp, paper_name: str) -> list[str]:
+def one_box(pp) -> list[str]:
     """### the box's title: each group's files with their sheets, then what one box takes in all."""
     found = box_sheets(pp)
     if found is None:
@@ -75,7 +77,7 @@ def one_box(pp, paper_name: str) -> list[str]:
     extra = ", ".join(md_escape(t) for t in found["optional_titles"])
     lines += ["", f"Pour une boîte, imprimez les fichiers de vos {_plural(box['groups'], word)}"
               + (f", puis le reste du jeu ({rest})" if rest else "")
-              + f" : **{sheets} feuilles {paper_name}** en recto verso, au lieu de {found['all']} pour les "
+              + f" : **{sheets} feuilles {paper_name(pp.paper)}** en recto verso, au lieu de {found['all']} pour les "
               f"{_plural(len(found['groups']), word)}."
               + (f" Facultatif : {extra}, {found['optional']} feuilles de plus." if found["optional"] else ""), ""]
     return lines
@@ -94,7 +96,7 @@ def foldover_files(pp) -> list[str]:
     if not twins:
         return []
     folder = PurePosixPath(twins[0]["path"]).parent.as_posix()
-    limit = f"{FOLDOVER_OFFSET_MM:g}".replace(".", ",")
+    limit = num(FOLDOVER_OFFSET_MM)
     lines = [f"**Le verso reste décalé et vous ne pouvez pas refaire les fichiers ?** Si, à contre-jour, un verso "
              f"tombe à plus de {limit} mm de son recto et que relancer `pnp build` avec `--back-offset` n'est pas "
              f"possible (vous n'avez que les PDF), imprimez à la place les versions à plier du dossier "

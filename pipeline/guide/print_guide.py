@@ -347,7 +347,7 @@ def guide_lines(data: dict, paper: str, guide: GameGuide) -> list[str]:
              "Tout ce qu'il faut pour imprimer, découper et monter ce prototype chez soi, dans l'ordre."]
     lines += [f"Vous imprimez sur {paper_name(p)} ? Ouvrez [{guide_name(p)}]({guide_name(p)})." for p in others]
     lines.append("")
-    return (lines + what_to_print(pp) + one_box(pp, paper_name(paper)) + sleeves(data) + shopping(pp)
+    return (lines + what_to_print(pp) + one_box(pp) + sleeves(data) + shopping(pp)
             + calibration(pp) + foldover_files(pp) + assembly(pp) + edition(data))
 
 

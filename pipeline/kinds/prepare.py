@@ -213,17 +213,11 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
     return _record(_marked(layout, texts, marks, renderer, shelf) if texts else layout, problems, repeats)
 
 
-_STAMPED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
-
-
 def _marked(layout, texts: tuple[str, ...], marks: dict, renderer, shelf: Shelf):
     """The face with its edition mark: placing it measures the face's text, so it is kept on the shelf too."""
     found = marks.get(texts)
     if found is None:
-        same = _STAMPED.setdefault(renderer, {})           # one face drawn for many cards (a deck's back)
-        found = same.get((layout.key, texts))
-        if found is None:
-            found = same[layout.key, texts] = stamp(layout, texts, renderer.fonts)
+        found = stamp(layout, texts, renderer.fonts)     # placed once for many cards (a deck's back): stamp's cache
         marks[texts] = found
         shelf.fresh = True
     elif found.project_root != renderer.project_root:

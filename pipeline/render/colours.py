@@ -48,7 +48,11 @@ def luminance(colour) -> float:
 
 def contrast(a, b) -> float:
     """WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white)."""
-    la, lb = luminance(a), luminance(b)
+    return luminance_ratio(luminance(a), luminance(b))
+
+
+def luminance_ratio(la: float, lb: float) -> float:
+    """WCAG 2 contrast ratio of two relative luminances (`contrast` of colours whose luminance is known)."""
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 

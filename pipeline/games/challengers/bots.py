@@ -61,10 +61,10 @@ def owned_names(state, seat: int) -> set:
     return {cards[owned].slot for owned in state.decks[seat]}
 
 
-def card_value(state, seat: int, card: int, names: set | None = None) -> float:
+def card_value(state, seat: int, card: int, names: set) -> float:
     """own_value, and a From the bench card whose name the seat's deck already holds is worth more."""
     value, c = own_value(state.data, card), state.data.cards[card]
-    if c.keyword == "from_bench" and c.slot in (owned_names(state, seat) if names is None else names):
+    if c.keyword == "from_bench" and c.slot in names:
         value += SAME_NAME_BONUS
     return value
 
@@ -90,10 +90,9 @@ def level_values(state, level: str) -> tuple[dict, dict]:
     return _LEVELS[1][key]
 
 
-def expected_top(state, seat: int, k: int, p: int, names: set | None = None) -> float:
+def expected_top(state, seat: int, k: int, p: int, names: set) -> float:
     """The expected value to `seat` of the p best of k fresh cards of the level the hand is drawn from (its
     cards in this game's sets, copies as weights, drawn as if with replacement): what a redraw offers to keep."""
-    names = owned_names(state, seat) if names is None else names
     weights, bench = level_values(state, state.draw_level)
     partners = tuple(slot for slot in bench if slot in names)
     key = (state.draw_level, state.chosen, k, p, partners)     # a few per game: worked out once

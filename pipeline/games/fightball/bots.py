@@ -24,12 +24,10 @@ is worth against speed alone (about nothing: README, "Simulating a game")."""
 
 from __future__ import annotations
 
-from pipeline.games.fightball.engine import ACT
+from pipeline.games.fightball.engine import ACT, DISCARD, DRAW_DECK, HOLD, PLACE_BUZZ, TAKE
 from pipeline.games.fightball.engine.data import BALL, EFFECT, G, NOBODY, PLAYER, SHOT, legal_attack_cell
 from pipeline.games.fightball.engine.scoring import DONE, EMPTY, OPEN, play_total
 
-DRAW_DECK, TAKE, DISCARD, PLACE_BUZZ, HOLD = (("DRAW_DECK",), ("TAKE_DISCARD_TOP",), ("DISCARD",), ("PLACE_BUZZ",),
-                                             ("HOLD",))
 MARGIN = 1              # an opener needs attack + bonus + mean shot >= threshold + MARGIN
 AHEAD_BAR = 1.0         # ahead in the quarter: place a card only when it is worth more than this
 USEFUL = 0.3            # a discard-pile card is taken back when worth more than this
@@ -85,12 +83,13 @@ class RacerBot(HeuristicBot):
 
 
 def worth_holding(state, c, me: int, value: float, from_deck: bool) -> bool:
-    """Playing this card now would hurt or waste it, and the other side's next move may give it a place worth
-    points: waiting costs a move (the other coach plays meanwhile), so only a real threat is waited for."""
+    """Playing this card now would hurt or waste it (the caller has found its best place worth `value`: under
+    HURTS for a card taken back, nothing for a deck card), and the other side's next move may give it a place
+    worth points: waiting costs a move (the other coach plays meanwhile), so only a real threat is waited for."""
     if not from_deck:
-        return value < HURTS                    # it must land on a cell: wait rather than commit a foul
-    if value > 0 or (state.left[1 - me] == 0 and not state.discard[1 - me]):
-        return False                            # a good place now, or the other coach is down to the BUZZ
+        return True                             # it must land on a cell: wait rather than commit a foul
+    if state.left[1 - me] == 0 and not state.discard[1 - me]:
+        return False                            # the other coach is down to the BUZZ
     if c.kind == PLAYER:
         return max(c.defence) >= STOPPER        # a strong defender: their next play will need one
     if c.kind != SHOT:

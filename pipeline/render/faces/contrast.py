@@ -208,10 +208,15 @@ class _Ground:
 
     def at(self, x: float, y: float) -> tuple | None:
         """The colour showing at (x, y) of the face; None where an image or an icon is on top."""
-        for layer in reversed(self.layers):
-            if layer[5](x, y):
-                return layer[3]
-        return WHITE
+        index = self.top(x, y)
+        return WHITE if index < 0 else self.layers[index][3]
+
+    def top(self, x: float, y: float) -> int:
+        """The index of the layer showing at (x, y): the last painted whose shape holds it; -1 for the paper."""
+        for index in range(len(self.layers) - 1, -1, -1):
+            if self.layers[index][5](x, y):
+                return index
+        return -1
 
 
 def _points(run, matrix: _Matrix) -> tuple[list[tuple[float, float]], tuple]:
@@ -320,15 +325,10 @@ def _shown(box: tuple, layers: list[tuple]) -> tuple[int, ...]:
     x0, y0, x1, y1 = box
     across = max(1, min(256, math.ceil((x1 - x0) / (SAMPLE_MM * MM))))
     up = max(1, min(16, math.ceil((y1 - y0) / (2 * SAMPLE_MM * MM))))
-    tests = [layer[5] for layer in layers][::-1]
-    top = len(layers) - 1
-    seen = {}
-    for i in range(across + 1):
-        x = x0 + (x1 - x0) * i / across
-        for j in range(up + 1):
-            y = y0 + (y1 - y0) * j / up
-            seen.setdefault(next((top - n for n, test in enumerate(tests) if test(x, y)), -1))
-    found = tuple(seen)
+    ground = _Ground()
+    ground.layers = layers
+    found = tuple(dict.fromkeys(ground.top(x0 + (x1 - x0) * i / across, y0 + (y1 - y0) * j / up)
+                                for i in range(across + 1) for j in range(up + 1)))
     if key is not None:
         if len(_SHOWN) >= SHOWN_MAX:
             _SHOWN.clear()

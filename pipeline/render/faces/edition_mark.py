@@ -32,7 +32,7 @@ from typing import Any, Mapping
 
 from pipeline.core.edition import card_id, mark_text
 from pipeline.core.units import MM
-from pipeline.render.colours import RATIO, contrast, luminance
+from pipeline.render.colours import RATIO, contrast, luminance, luminance_ratio
 from pipeline.render.faces.contrast import Grounds
 from pipeline.render.faces.primitives import Group, Rect, Text
 from pipeline.render.faces.text import add_run, font_metrics
@@ -161,8 +161,7 @@ def _grey(grounds: tuple) -> tuple[float, float, float] | None:
     under = [luminance(g) for g in grounds]
 
     def reads(v: int) -> bool:      # colours.contrast of (v / 255,) * 3 and each ground, luminances worked out once
-        grey = _GREY_LUMINANCE[v]
-        return min((max(grey, lg) + 0.05) / (min(grey, lg) + 0.05) for lg in under) >= MARK_RATIO
+        return min(luminance_ratio(_GREY_LUMINANCE[v], lg) for lg in under) >= MARK_RATIO
 
     # The first level that reads, from the ground's side towards the far end (255 down to 0 for a dark mark,
     # 0 up for a light one). On one ground the levels that read are those up to some `low` and from some
@@ -181,8 +180,7 @@ def _reading_ends(ground: float) -> tuple[int, int]:
     cross = bisect.bisect_left(_GREY_LUMINANCE, ground)        # levels below it are darker than the ground
 
     def ratio(v: int) -> float:
-        grey = _GREY_LUMINANCE[v]
-        return (max(grey, ground) + 0.05) / (min(grey, ground) + 0.05)
+        return luminance_ratio(_GREY_LUMINANCE[v], ground)
     lo, hi = 0, cross                   # the first darker level that does not read (falls as v rises)
     while lo < hi:
         mid = (lo + hi) // 2

@@ -161,7 +161,7 @@ def _footer_item(canvas, fonts: FontSet, item: str | None, u: float, line_bottom
     canvas.drawString(u + (BAR_MM + BAR_LABEL_GAP_MM) * MM, baseline, CALIBRATION_LABEL)
 
 
-HEADER_JOINERS = (" · ", ", ")      # where a windowed band's header may break, the stronger first
+HEADER_JOINERS = (HEADER_SEPARATOR, ", ")   # where a windowed band's header may break, the stronger first
 ELLIPSIS = " …"
 
 

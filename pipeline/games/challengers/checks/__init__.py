@@ -35,8 +35,9 @@ def summary(records: Records) -> list[str]:
         lines.append(f"{s['name']} ({s['id']}): {per_set[s['id']]} cards, {len(mine)} names ({shown}); "
                      f"keywords: {kw}")
     lines += _curve(records)
-    lines.append(_piles_line(records, p))
-    lines.append(supply_line(records, p, smallest_piles(records, p)))
+    smallest = smallest_piles(records, p)
+    lines.append(_piles_line(records, p, smallest))
+    lines.append(supply_line(records, p, smallest))
     return lines
 
 
@@ -58,9 +59,8 @@ def _curve(records: Records) -> list[str]:
     return lines
 
 
-def _piles_line(records: Records, p: dict) -> str:
+def _piles_line(records: Records, p: dict, smallest: dict[str, tuple[int, str]]) -> str:
     need = PILE_PER_PLAYER * p["players_max"]
-    smallest = smallest_piles(records, p)
     parts = [f"{level} {size}{without}" for level, (size, without) in smallest.items()]
     return f"  smallest level piles over {len(selections(records, p))} selections: {', '.join(parts)}; " \
            f"need {need} ({PILE_PER_PLAYER} × {p['players_max']} players)"

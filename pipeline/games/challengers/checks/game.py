@@ -202,11 +202,12 @@ def selections(records: Records, p: dict) -> list[tuple[str, ...]]:
 def smallest_piles(records: Records, p: dict) -> dict[str, tuple[int, str]]:
     """Each level's smallest pile over the selections of sets: level -> (cards, " (without <sets>)")."""
     smallest: dict[str, tuple[int, tuple]] = {}
-    for selection in selections(records, p):
+    chosen = selections(records, p)
+    for selection in chosen:
         for level, size in pile_sizes(records, selection).items():
             if level not in smallest or size < smallest[level][0]:
                 smallest[level] = (size, selection)
-    drafted = {s for sel in selections(records, p) for s in sel}
+    drafted = {s for sel in chosen for s in sel}
     out = {}
     for level, (size, selection) in smallest.items():
         left = sorted(drafted - set(selection))
