@@ -80,10 +80,9 @@ def _pdfcheck_cards(path: Path) -> list[int]:
     """Cards per page as the independent preflight detects them (from the crop marks)."""
     import json
 
-    checker = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
-    if not checker.is_file():
-        pytest.skip("shared/tools/pdfcheck.py is not beside the checkout")
-    out = subprocess.run([sys.executable, str(checker), "--no-tools", "--json", str(path), "--expect-card", "63x88"],
+    from tests.render.sheets.printcheck import PDFCHECK
+
+    out = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", "--json", str(path), "--expect-card", "63x88"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-2000:]
     data = json.loads(out.stdout)

@@ -1,4 +1,5 @@
-"""Running shared/tools/pdfcheck.py (the independent print preflight) on what a build wrote."""
+"""Running pdfcheck (the independent print preflight, shared/tools/pdfcheck.py, kept unchanged as
+tests/tools/pdfcheck.py so a clone anywhere runs it) on what a build wrote."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 from tests.conftest import ROOT
 from tests.pdfindex import digest, is_stored, stored
 
-PDFCHECK = ROOT.parent / "shared" / "tools" / "pdfcheck.py"
-MISSING = "shared/tools/pdfcheck.py is not beside the checkout"
+PDFCHECK = ROOT / "tests" / "tools" / "pdfcheck.py"
+MISSING = "tests/tools/pdfcheck.py is missing"
 
 
 def pdfcheck(path: Path, *args: str) -> dict:

@@ -23,8 +23,8 @@ from pipeline.render.sheets.imposition import write_png, write_pnp, write_print
 from pipeline.render.sheets.marks import crop_marks
 from pipeline.render.sheets.plan import (BAND_GAP, CARD_EDGE, MARK_EDGE, MARK_MIN, SHORT_EDGE, SHORT_MIN, Rect,
                                          choose_plan)
+from tests.render.sheets.printcheck import PDFCHECK
 
-PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 POKER = (63.5, 88.9)
 TOL = 0.1  # mm
 

@@ -27,8 +27,8 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets import tiling
 from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN
 from pipeline.render.sheets.tiling import _content, _frame, _map_group, plan_tiles, write_board_pnp, write_board_print
+from tests.render.sheets.printcheck import PDFCHECK
 
-PDFCHECK = Path("/work/shared/tools/pdfcheck.py")
 BOARD = (230.0, 230.0)
 TOL = 0.01  # mm
 STD14 = {"Courier", "Helvetica", "Times-Roman", "Symbol", "ZapfDingbats"}
