@@ -130,7 +130,8 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
             part, count, start = stats.of(item.game.id, component.id), FaceCount(), time.perf_counter()
             chosen = not only or component.id in only
             try:
-                laid = lay_out(renderer, component, ink, report, progress, item.cache, chosen, count, item.edition)
+                laid = lay_out(renderer, component, ink, report, progress, item.cache, chosen, count, item.edition,
+                               config.jobs)
                 laid.chosen = chosen
                 item.laid.append(laid)
                 if index in plans:

@@ -18,6 +18,7 @@ from pipeline.core.progress import Progress
 from pipeline.core.units import PRINT_BLEED_MM
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec
 from pipeline.kinds import kind_of
+from pipeline.kinds.ahead import lay_ahead
 from pipeline.render.faces.edition_mark import Edition, SMALL_SIDE_MM, stamp
 
 # The components whose faces carry an edition mark. Dice faces (16 mm, 13 mm stickers) have no room: their
@@ -84,18 +85,27 @@ class FaceCount:
 
 def lay_out(renderer, component: Component, ink: bool, report: Report, progress: Progress,
             cache: BuildCache | None = None, new_faces: bool = True, count: FaceCount | None = None,
-            edition: Edition | None = None) -> Laid:
+            edition: Edition | None = None, jobs: int = 1) -> Laid:
     """The component's faces, each from the cache when there; `new_faces=False` (a component left out by
     --only) raises NotCached rather than lay out a face anew. With an `edition`, the faces of cards, tokens,
-    boards and write-on pages get their edition mark (pipeline/render/faces/edition_mark.py)."""
+    boards and write-on pages get their edition mark (pipeline/render/faces/edition_mark.py). A deck's new
+    faces are laid out on `jobs` processes (pipeline/kinds/ahead.py), the same faces as on one."""
     repeats: dict[tuple, list] = {}
     count = count if count is not None else FaceCount()
     own = Report()                                  # told only once the whole component is laid out
     backs = {id(face) for face in component.backs or ()} if isinstance(component, CardDeck) else set()
     shelf = Shelf.of(cache, renderer, component, ink)
+    keys: dict[int, str | None] = {}
+
+    def texts_of(face: FaceSpec) -> tuple[str, ...]:
+        return mark_texts(edition, component, face, id(face) in backs)
+
+    ahead = lay_ahead(renderer, kind_of(component).spec_faces(component),
+                      lambda face: shelf.holds(cache, renderer, face, keys), texts_of, jobs) \
+        if new_faces and isinstance(component, CardDeck) else {}
     faces = kind_of(component).lay_out(
-        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count,
-                                               mark_texts(edition, component, face, id(face) in backs), shelf),
+        component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count, texts_of(face),
+                                               shelf, keys, ahead),
         progress, ink, own)
     shelf.store(cache)
     report.extend(own.problems)
@@ -180,6 +190,12 @@ class Shelf:
         found = cache.get(key) if key else None
         return cls(key, found if isinstance(found, dict) else {})
 
+    def holds(self, cache: BuildCache | None, renderer, face: FaceSpec, keys: dict) -> bool:
+        """Whether the face is on the shelf with its art unchanged (its key kept in `keys` for the layout)."""
+        key = keys[id(face)] = cache.face_key(renderer, face) if cache else None
+        found = self.found.get(key) if key else None
+        return found is not None and cache.art_unchanged(found[2])
+
     def store(self, cache: BuildCache | None) -> None:
         """Kept for the next build when it differs from what was found (a face laid out anew, one gone)."""
         if cache and self.key and (self.fresh or self.made.keys() != self.found.keys()):
@@ -187,9 +203,9 @@ class Shelf:
 
 
 def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
-                   count: FaceCount, texts: tuple[str, ...], shelf: Shelf):
+                   count: FaceCount, texts: tuple[str, ...], shelf: Shelf, keys: dict, ahead: dict):
     count.faces += 1
-    key = cache.face_key(renderer, face) if cache else None
+    key = keys[id(face)] if id(face) in keys else cache.face_key(renderer, face) if cache else None
     found = shelf.found.get(key) if key else None
     if found is not None and cache.art_unchanged(found[2]):
         layout, problems, art, marks = found
@@ -201,9 +217,14 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
         raise NotCached(face.name)
     else:
         count.laid_out += 1
-        layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
-                                           face.data_dir, face.size_mm)
+        early = ahead.pop(id(face), None)           # laid out by a worker (a face met twice: the second here)
+        layout, problems = early[:2] if early else renderer.layout(
+            face.template, face.context, face.ref, face.label or face.name, face.data_dir, face.size_mm)
         art, marks = cache.art_of(layout) if cache else (), {}
+        if early:
+            _register_fonts(renderer)               # the worker's layout registered them in the worker only
+            if early[2] is not None:
+                marks[texts], shelf.fresh = early[2], True
         # A template's load problems come once, with the first card laid out with it: none of its faces is
         # cached, so they keep coming with the card a clean build would name.
         if key and not renderer.loader.load(renderer.game_dir / face.template)[1]:

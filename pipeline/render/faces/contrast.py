@@ -182,7 +182,8 @@ class _Ground:
     def __init__(self):
         self.layers: list[tuple] = []
 
-    def add(self, item, matrix: _Matrix) -> None:
+    def add(self, item, matrix: _Matrix, bands: tuple | None = None) -> None:
+        """Paint `item`; with `bands` ((y0, y1), …, the face's frame), only if its box reaches one of them."""
         layers = []
         if isinstance(item, (Rect, Circle, Polygon)) and item.fill is not None:
             layers.append((_inside, tuple(item.fill[:3])))
@@ -196,6 +197,8 @@ class _Ground:
         corners = [matrix.apply(x, y) for x in (x0, x1) for y in (y0, y1)]
         box = (min(c[0] for c in corners), min(c[1] for c in corners), max(c[0] for c in corners),
                max(c[1] for c in corners))
+        if bands is not None and not any(box[1] <= y1 and y0 <= box[3] for y0, y1 in bands):
+            return
         inverse = matrix.inverse()
         self.layers += [(test, item, inverse, colour, box, _hit(test, item, matrix)) for test, colour in layers]
 
@@ -271,12 +274,13 @@ def _signed(shape, x: float, y: float) -> float:
 
 
 class Grounds:
-    """What a text drawn last over a face would stand on: the face's shapes, painted in order."""
+    """What a text drawn last over a face would stand on: the face's shapes, painted in order. With `bands`
+    ((y0, y1), …), only the shapes that reach one of them: `under` is then asked of boxes inside the bands."""
 
-    def __init__(self, primitives):
+    def __init__(self, primitives, bands: tuple | None = None):
         self._ground = _Ground()
         for item, matrix in _flatten(primitives):
-            self._ground.add(item, matrix)
+            self._ground.add(item, matrix, bands)
 
     def under(self, box: tuple) -> list[tuple | None]:
         """The colours showing under a box (x0, y0, x1, y1, the face's frame), each once, in the order met (None:

@@ -130,7 +130,7 @@ def _stamp(face, texts: tuple[str, ...], fonts) -> tuple[str, tuple] | None:
             x = {"left": inset, "right": face.width - inset - width}.get(horizontal, (face.width - width) / 2)
             places.append((text, x, y, (x, y - descent, x + width, y + ascent)))
     clear = [p for p in places if not any(_overlap(p[3], box) for box in taken)]
-    grounds = Grounds(face.primitives)
+    grounds = Grounds(face.primitives, bands)           # every place is inside a band
     chosen = next(((p, grey) for p in clear for grey in (mark_grey(grounds.under(p[3])),) if grey is not None),
                   None)
     plate = ()
