@@ -31,7 +31,7 @@ PLACEHOLDER = "${GITHUB_EXPRESSION}"          # upper case: shellcheck does not 
 BASH_IMAGES = ("python:",)                    # Debian images, with bash; others (release-cli: Alpine) run sh
 KEYWORDS = {"default", "include", "stages", "variables", "workflow", "image", "services", "cache",
             "before_script", "after_script", "types"}   # GitLab's top-level keys that are not jobs
-SHELLS = {"bash": "bash", "sh": "sh"}         # GitHub shells shellcheck reads; pwsh, python… are not linted
+SHELLS = ("bash", "sh")                       # GitHub shells shellcheck reads; pwsh, python… are not linted
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def _github(file: Path, root) -> list[Script]:
                 continue
             name = _scalar(_get(step, "name")) or f"step {number}"
             lines = [(EXPRESSION.sub(PLACEHOLDER, text), line) for text, line in _lines(run)]
-            scripts.append(_script(file, job_name.value, name, SHELLS[shell], lines))
+            scripts.append(_script(file, job_name.value, name, shell, lines))
     return scripts
 
 
