@@ -82,7 +82,8 @@ def test_release_steps_in_order():
     assert [step.get("run", "").strip() for step in steps[2:4]] == ["make .venv/.installed",
                                                                     "make test"]
     release = steps[4]["run"]
-    assert 'export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct "$GITHUB_SHA")"' in release
+    assert 'SOURCE_DATE_EPOCH="$(git log -1 --format=%ct "$GITHUB_SHA")"' in release.splitlines()[0]
+    assert release.splitlines()[1].split("#")[0].strip() == "export SOURCE_DATE_EPOCH"   # apart (SC2155)
     assert release.index("SOURCE_DATE_EPOCH") < release.index(f"{PNP} release")
     assert [step["name"] for step in steps[5:]] == ["Gather the release files", "Publish the release"]
     publish = steps[6]
@@ -116,9 +117,9 @@ def test_gitlab_has_the_same_two_jobs():
         [["validate", "--strict"], ["validate", "--balance"], ["list"], ["diff", "$game"]]
     assert "--summary diff.md" in check["script"][0] and check["artifacts"]["when"] == "always"
     assert ci[".python"]["before_script"] == ["make .venv/.installed"]
-    assert release["script"][1:4] == ["make test",
-                                      'export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct "$CI_COMMIT_SHA")"',
-                                      f"{PNP} release"]
+    assert release["script"][1:5] == ["make test",
+                                      'SOURCE_DATE_EPOCH="$(git log -1 --format=%ct "$CI_COMMIT_SHA")"',
+                                      "export SOURCE_DATE_EPOCH", f"{PNP} release"]
     assert release["artifacts"]["expire_in"] == "never" and release["artifacts"]["reports"]["dotenv"] == "release.env"
     assert publish["image"].startswith("registry.gitlab.com/gitlab-org/release-cli")
     assert publish["needs"] == [{"job": "release", "artifacts": True}]
