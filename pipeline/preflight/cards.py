@@ -61,17 +61,19 @@ def _grid(facts: PageFacts) -> tuple[Rect, ...]:
 
 
 def _on_mark_lines(clip: Rect, xs: list[float], ys: list[float]) -> Rect | None:
-    """The trim of a clipped picture: on each side the mark line nearest its edge, on the edge or up to a
-    bleed inside it; None when a side has no such line."""
+    """The trim of a clipped picture: its clip, or the clip less a bleed the same on every side, when mark
+    lines run along at least one vertical and one horizontal side at that inset (a pooled sheet leaves out
+    the marks of a line that would cross another block of cards); None when no mark lines up."""
     inward_x, inward_y = min(BLEED_MAX, width(clip) / 4), min(BLEED_MAX, height(clip) / 4)
-    left = [x for x in xs if clip[0] - ON_LINE <= x <= clip[0] + inward_x]
-    right = [x for x in xs if clip[2] - inward_x <= x <= clip[2] + ON_LINE]
-    bottom = [y for y in ys if clip[1] - ON_LINE <= y <= clip[1] + inward_y]
-    top = [y for y in ys if clip[3] - inward_y <= y <= clip[3] + ON_LINE]
-    if not (left and right and bottom and top):
+    sides = ([x - clip[0] for x in xs if -ON_LINE <= x - clip[0] <= inward_x],
+             [y - clip[1] for y in ys if -ON_LINE <= y - clip[1] <= inward_y],
+             [clip[2] - x for x in xs if -ON_LINE <= clip[2] - x <= inward_x],
+             [clip[3] - y for y in ys if -ON_LINE <= clip[3] - y <= inward_y])
+    insets = [min(side, key=abs) for side in sides if side]
+    if not ((sides[0] or sides[2]) and (sides[1] or sides[3])) or max(insets) - min(insets) > ON_LINE:
         return None
-    return (min(left, key=lambda x: abs(x - clip[0])), min(bottom, key=lambda y: abs(y - clip[1])),
-            min(right, key=lambda x: abs(x - clip[2])), min(top, key=lambda y: abs(y - clip[3])))
+    inset = max(sum(insets) / len(insets), 0.0)
+    return (clip[0] + inset, clip[1] + inset, clip[2] - inset, clip[3] - inset)
 
 
 def cut_lines(strokes: list[Stroke], vertical: bool) -> list[float]:
