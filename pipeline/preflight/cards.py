@@ -109,6 +109,7 @@ def marks_inside(strokes: list[Stroke], cards: tuple[Rect, ...]) -> list[tuple[S
         for card in cards:
             common = overlap(body, (card[0] + INSIDE, card[1] + INSIDE, card[2] - INSIDE, card[3] - INSIDE))
             if common is not None:
+                common = overlap(body, card)
                 run = height(common) if s.vertical else width(common)
                 if run >= INSIDE_RUN:
                     found.append((s, card, run))

@@ -65,10 +65,9 @@ def bleed(pages: list[PageFacts], options: Options) -> list[Problem]:
         margins = [mm(trim[0] - outer[0]), mm(trim[1] - outer[1]), mm(outer[2] - trim[2]), mm(outer[3] - trim[3])]
         short = [(m, side) for m, side in zip(margins, SIDES) if m < options.bleed_mm - BLEED_SLACK_MM]
         if short:
-            least, side = min(short)
-            others = f" ({', '.join(s for _, s in short)})" if len(short) > 1 else ""
+            least = min(m for m, _ in short)
             found.append(Problem(page.number, "error", "bleed",
-                                 f"bleed is {max(least, 0):.2f} mm on the {side}{others}, under "
+                                 f"bleed is {max(least, 0):.2f} mm on the {', '.join(s for _, s in short)}, under "
                                  f"{options.bleed_mm:g} mm (TrimBox to {_outer_name(b)})"))
     return found
 
