@@ -9,55 +9,20 @@ printer or a print shop needs of it, on pnp's files and on PDFs from elsewhere a
   `tolerance_mm` of `card` when one is given; no crop mark inside a card's trim;
 - duplex: each back page's cards the front page's mirrored about the page's vertical axis (a long-edge flip).
 
-reading.py reads a page, cards.py finds its cards, rules.py and sheets.py judge, report.py prints."""
+reading.py reads a page, cards.py finds its cards, rules.py and sheets.py judge, report.py prints; model.py
+holds what they pass one another.
+
+May import: nothing of pipeline (pypdfium2 and the standard library): it reads any PDF, pnp's or not."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.preflight.cards import Cards, find_cards
-from pipeline.preflight.reading import PageFacts, read_page
+from pipeline.preflight.cards import find_cards
+from pipeline.preflight.model import FileResult, Options, Problem
+from pipeline.preflight.reading import read_page
 
-
-@dataclass(frozen=True)
-class Options:
-    card: tuple[float, float] | None = None      # expected card trim (mm), either orientation
-    bleed_mm: float = 3.0                       # least bleed around a TrimBox
-    paper: str | None = None                    # every page this paper (geometry.PAPERS_MM), either way round
-    duplex: str = "auto"                        # auto: pages (1, 2), (3, 4)… when every pair holds cards
-    min_dpi: float = 300.0                      # a raster under this is a warning
-    error_dpi: float = 150.0                    # and under this an error
-    tolerance_mm: float = 0.5                   # card sizes and duplex registration
-
-
-@dataclass(frozen=True)
-class Problem:
-    page: int | None
-    severity: str                               # "error" or "warning"
-    rule: str                                   # boxes, bleed, paper, fonts, images, cards, marks, duplex, file
-    message: str
-
-    def line(self, path: Path | str) -> str:
-        where = f"page {self.page}: " if self.page else ""
-        return f"{path}: {where}{'' if self.severity == 'error' else 'warning: '}{self.message}"
-
-
-@dataclass
-class FileResult:
-    path: Path
-    pages: list[PageFacts] = field(default_factory=list)
-    cards: list[Cards] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    duplex: list[tuple[int, int, float]] = field(default_factory=list)    # front, back, worst offset (mm)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
+__all__ = ["FileResult", "Options", "Problem", "check_file", "check_paths", "pdf_paths"]
 
 
 def check_file(path: Path, options: Options = Options()) -> FileResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.preflight import FileResult
+from pipeline.preflight.model import FileResult
 from pipeline.preflight.geometry import mm, size_mm, size_text
 
 

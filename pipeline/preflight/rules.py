@@ -4,7 +4,7 @@ order their lines print. The rules on the cards themselves are in sheets.py."""
 
 from __future__ import annotations
 
-from pipeline.preflight import Options, Problem
+from pipeline.preflight.model import Options, Problem
 from pipeline.preflight.geometry import PAPERS_MM, contains, height, mm, pt, size_text, width
 from pipeline.preflight.reading import PageFacts
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipeline.preflight import FileResult, Options, Problem
+from pipeline.preflight.model import FileResult, Options, Problem
 from pipeline.preflight.cards import marks_inside
 from pipeline.preflight.geometry import at_mm, centre, height, mm, size_mm, size_text, width
 
