@@ -80,14 +80,16 @@ def _pdfcheck_cards(path: Path) -> list[int]:
     """Cards per page as the independent preflight detects them (from the crop marks)."""
     import json
 
-    from tests.render.sheets.printcheck import PDFCHECK
+    from tests.render.sheets.printcheck import PDFCHECK, assert_ours
 
     out = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", "--json", str(path), "--expect-card", "63x88"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-2000:]
     data = json.loads(out.stdout)
     report = data["files"][0] if "files" in data else data
-    return [sum(1 for c in page["cards"]["cards"] if c["occupied"]) for page in report["pages"]]
+    counts = [sum(1 for c in page["cards"]["cards"] if c["occupied"]) for page in report["pages"]]
+    assert [len(cards.rects) for cards in assert_ours(path, "--expect-card", "63x88").cards] == counts   # pnp's own
+    return counts
 
 
 def test_build_pages_fronts_then_backs(built_pdf):

@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import built_game
 from tests.render.rulebook.test_rulebook import reading_text
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+from tests.render.sheets.printcheck import check_every_pdf, pdfcheck
 
 
 @pytest.fixture(scope="module")
@@ -47,13 +47,11 @@ def test_a_face_down_bus_reveals_nothing(built):
     assert set(on_cards) == {"BUS"} and len(on_cards) == 18
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_pdfcheck_passes_on_every_pdf(built):
     kinds = check_every_pdf(built)
     assert {("cards", "pnp"), ("pages", "pnp"), ("rulebook", "pnp")} <= kinds
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_hockey_cards_measure_poker_and_backs_mirror(built):
     checked = pdfcheck(built / "pnp-a4" / "hockey.pdf", "--expect-card", "63.5x88.9", "--paper", "a4")
     pages = checked["report"]["pages"]

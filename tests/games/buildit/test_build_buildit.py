@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import ROOT, built_game, edit_workbook, run_cli
-from tests.render.sheets.printcheck import PDFCHECK, check_every_pdf, pdfcheck
+from tests.render.sheets.printcheck import check_every_pdf, pdfcheck
 DECKS = {"cities": 5, "contracts": 20, "normal": 65}
 
 
@@ -24,7 +24,6 @@ def card_pdfs(out: Path) -> list[Path]:
     return sorted(out.glob("pnp-*/*.pdf"))
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")
 def test_pdfcheck_passes_on_every_pdf(built):
     """Every card sheet, tile, page and rulebook of the report, with the card size it must find."""
     kinds = check_every_pdf(built)
@@ -32,7 +31,6 @@ def test_pdfcheck_passes_on_every_pdf(built):
             ("rulebook", "pnp")} <= kinds
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared/tools/pdfcheck.py is not beside the checkout")
 def test_measured_cards_and_duplex_mirror(built):
     """Card rectangles read back from the A4 contract sheets: 63.5 × 88.9 mm, ≥ 5 mm from the edge,
     and each back page's cards at the mirror positions of its front page."""

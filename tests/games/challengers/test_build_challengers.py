@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import built_game, copy_project, run_cli
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf
+from tests.render.sheets.printcheck import check_every_pdf
 
 SETS = ("city", "space", "harbour", "castle", "stadium", "forest", "circus", "robot")
 pytestmark = pytest.mark.slow
@@ -36,7 +36,6 @@ def test_every_component_is_built_with_its_count(built):
                for line in data["play"])
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_pdfcheck_passes_on_every_pdf(built):
     kinds = check_every_pdf(built)
     assert {("cards", "pnp"), ("cards", "print"), ("pages", "pnp"), ("rulebook", "pnp")} <= kinds

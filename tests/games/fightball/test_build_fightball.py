@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 
 from tests.conftest import built_game, copy_project, run_cli
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+from tests.render.sheets.printcheck import check_every_pdf, pdfcheck
 
 TEAMS = ("eclairs", "forges", "remparts", "mirages")
 pytestmark = pytest.mark.slow
@@ -34,14 +34,12 @@ def test_every_component_is_built_with_its_count(built):
                for line in data["play"])
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_pdfcheck_passes_on_every_pdf(built):
     kinds = check_every_pdf(built)
     assert {("cards", "pnp"), ("cards", "print"), ("board", "pnp"), ("board", "print"), ("pages", "pnp"),
             ("rulebook", "pnp")} <= kinds
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 @pytest.mark.parametrize("team", TEAMS)
 def test_each_team_prints_on_its_own_poker_sheets_with_its_backs(built, team):
     """A team's 56 cards (its deck and its field cards: printed together, CardDeck.group) pooled at 9 an A4 page

@@ -13,7 +13,7 @@ import pytest
 from pipeline.core.units import MM
 from tests.conftest import built_game, copy_project, run_cli
 from tests.render.rulebook.test_rulebook import reading_text
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck
+from tests.render.sheets.printcheck import check_every_pdf, pdfcheck
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,6 @@ def _card_texts(path: Path, index: int) -> list[str]:
         pdf.close()
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_starting_cards_print_their_workbook_ratings_and_set_markers(built):
     """The first card of the sheet is the workbook's first players row; its eight ratings in print order."""
     import openpyxl
@@ -98,14 +97,12 @@ def test_starting_cards_print_their_workbook_ratings_and_set_markers(built):
     assert last and "Initiation" not in last and "Titulaire" not in last and "Remplaçant" not in last
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_pdfcheck_passes_on_every_pdf(built):
     kinds = check_every_pdf(built)
     assert {("cards", "pnp"), ("board", "pnp"), ("pages", "pnp"), ("dice-nets", "pnp"), ("dice-stickers", "pnp"),
             ("rulebook", "pnp")} <= kinds
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_the_239_cards_measure_poker_and_their_backs_mirror(built):
     total = 0
     for deck in ("players", "tactics", "fatigue"):

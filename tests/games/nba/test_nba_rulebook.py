@@ -26,7 +26,7 @@ from pipeline.render.rulebook.book import check_rulebook, write_rulebook
 from pipeline.render.rulebook.source import render_chapters
 from pipeline.validate import load_records
 from tests.conftest import ROOT, copy_project, edit_workbook
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, pdfcheck
+from tests.render.sheets.printcheck import pdfcheck
 
 CHAPTERS = ("Aperçu du jeu", "Matériel", "Mise en place", "Le tour de jeu", "Activer une tactique", "Les dés",
             "Fin de partie", "Durée de la partie", "Variantes expertes", "Un exemple de deux tours",
@@ -181,7 +181,6 @@ def test_the_book_is_built_for_both_papers_with_its_contents(books, paper):
         assert title in book["pages"][page - 1], (title, page)
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pdfcheck_passes_on_the_book(books, paper, tmp_path):
     path = tmp_path / f"rulebook-{paper}.pdf"

@@ -1,5 +1,7 @@
-"""Running pdfcheck (the independent print preflight, shared/tools/pdfcheck.py, kept unchanged as
-tests/tools/pdfcheck.py so a clone anywhere runs it) on what a build wrote."""
+"""Running the print preflights on what a build wrote: pnp's own (`pnp preflight`, pipeline/preflight/, in
+process) and pdfcheck, the independent one (shared/tools/pdfcheck.py, kept unchanged as tests/tools/pdfcheck.py
+so a clone anywhere runs it). Wherever pdfcheck passes a file, pnp's preflight must pass it too, given the
+same expectations (`ours`)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,48 @@ from tests.conftest import ROOT
 from tests.pdfindex import digest, is_stored, stored
 
 PDFCHECK = ROOT / "tests" / "tools" / "pdfcheck.py"
-MISSING = "tests/tools/pdfcheck.py is missing"
 
 
 def pdfcheck(path: Path, *args: str) -> dict:
     """The preflight's exit code and JSON report for one file. Run once per file content and arguments in a
-    test run (tests/pdfindex.py): several tests check the same built file with the same arguments."""
-    return stored("pdfcheck", _key(path, args), lambda: _run(path, args))
+    test run (tests/pdfindex.py): several tests check the same built file with the same arguments. When
+    pdfcheck passes the file, pnp's own preflight is asserted to pass it as well."""
+    checked = stored("pdfcheck", _key(path, args), lambda: _run(path, args))
+    if checked["exit"] == 0:
+        assert_ours(path, *args)
+    return checked
+
+
+def run_pdfcheck(*args) -> subprocess.CompletedProcess:
+    """pdfcheck itself on a file (the path, then pdfcheck's arguments), its text report in stdout; where it
+    passes, pnp's own preflight must pass the file too."""
+    result = subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", *map(str, args)],
+                            capture_output=True, text=True, timeout=300)
+    if result.returncode == 0:
+        assert_ours(*map(str, args))
+    return result
+
+
+def ours(path: Path, *args: str):
+    """pnp's own preflight (pipeline/preflight/) on one file, told what pdfcheck's arguments tell pdfcheck:
+    --expect-card, --bleed, --paper, --duplex; --strict makes its warnings count. Returns the FileResult and
+    the problems that fail it."""
+    from pipeline.preflight import Options, check_file
+    from pipeline.preflight.geometry import parse_size
+
+    given = dict(zip(args, args[1:]))          # each flag and the word after it
+    options = Options(card=parse_size(given["--expect-card"]) if "--expect-card" in given else None,
+                      bleed_mm=float(given.get("--bleed", 3)), paper=given.get("--paper"),
+                      duplex=given.get("--duplex", "auto"))
+    result = check_file(path, options)
+    return result, result.errors + (result.warnings if "--strict" in args else [])
+
+
+def assert_ours(path: Path, *args: str):
+    """pnp's own preflight passes the file (see ours); its FileResult."""
+    result, failing = ours(path, *args)
+    assert not failing, [problem.line(path) for problem in failing]
+    return result
 
 
 def _key(path: Path, args) -> str:

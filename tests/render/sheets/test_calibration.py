@@ -17,7 +17,7 @@ from pipeline.core.errors import PipelineError
 from pipeline.core.units import MM, PAPERS_MM
 from pipeline.render.sheets.calibration import write_calibration
 from tests.conftest import ROOT, copy_project, run_cli
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, pdfcheck
+from tests.render.sheets.printcheck import pdfcheck
 from tests.render.sheets.test_imposition import cards_on, deck, write
 
 RED = (0.85, 0.1, 0.1)
@@ -300,7 +300,6 @@ def test_an_unknown_paper_is_refused(tmp_path):
     assert not (tmp_path / "x.pdf").exists()
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_pdfcheck_passes(sheet):
     paper, path, _ = sheet
     checked = pdfcheck(path, "--duplex", "off", "--paper", paper, "--strict")

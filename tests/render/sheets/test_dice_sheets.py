@@ -36,7 +36,7 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets.dice import write_nets, write_stickers
 from pipeline.render.sheets.pages import FITS_BOTH_MM, write_pages
 from tests.conftest import ROOT, copy_project
-from tests.render.sheets.printcheck import PDFCHECK
+from tests.render.sheets.printcheck import PDFCHECK, assert_ours
 
 TOL = 0.2   # mm
 MM = 72 / 25.4
@@ -310,7 +310,6 @@ def test_same_input_gives_byte_identical_pdfs(laid, written):
         assert write(laid[0], kind, "a4")[0] == written[kind, "a4"][0].read_bytes()
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason="shared pdfcheck tool not present")
 @pytest.mark.parametrize("kind,paper", [("nets", "a4"), ("nets", "letter"), ("stickers", "a4"), ("stickers", "letter")])
 def test_pdfcheck_passes(written, kind, paper):
     """For stickers the preflight must also find the 13 mm grid from the crop marks alone."""
@@ -321,10 +320,12 @@ def test_pdfcheck_passes(written, kind, paper):
     data = json.loads(result.stdout)
     report = data["files"][0] if "files" in data else data
     assert result.returncode == 0, [f for f in report["findings"] if f["severity"] == "error"]
+    ours = assert_ours(path, "--paper", paper, "--duplex", "off", *expect)    # pnp's own preflight too
     if kind == "stickers":
         cards = [page["cards"] for page in report["pages"]]
         assert all(c["method"] == "crop-marks" for c in cards)
         assert sum(1 for c in cards for card in c["cards"] if card["occupied"]) == 720
+        assert sum(len(c.rects) for c in ours.cards) == 720
 
 
 @pytest.mark.parametrize("change,words", [({"face_mm": 70.0}, "cube net of 70 mm faces"),

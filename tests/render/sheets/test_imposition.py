@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +21,7 @@ from pipeline.render.sheets.imposition import write_png, write_pnp, write_print
 from pipeline.render.sheets.marks import crop_marks
 from pipeline.render.sheets.plan import (BAND_GAP, CARD_EDGE, MARK_EDGE, MARK_MIN, SHORT_EDGE, SHORT_MIN, Rect,
                                          choose_plan)
-from tests.render.sheets.printcheck import PDFCHECK
+from tests.render.sheets.printcheck import run_pdfcheck as pdfcheck
 
 POKER = (63.5, 88.9)
 TOL = 0.1  # mm
@@ -487,12 +485,6 @@ def test_png_export_size_and_dpi(tmp_path):
 
 
 # ----------------------------------------------------------------------------- preflight
-def pdfcheck(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
-
-
-@pytest.mark.skipif(not PDFCHECK.exists(), reason="shared pdfcheck tool not present")
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pdfcheck_passes_on_duplex_sheets(tmp_path, paper):
     path, _ = write(tmp_path, paper, *deck(11), paper=paper)
@@ -501,7 +493,6 @@ def test_pdfcheck_passes_on_duplex_sheets(tmp_path, paper):
     assert "backs mirror fronts" in result.stdout
 
 
-@pytest.mark.skipif(not PDFCHECK.exists(), reason="shared pdfcheck tool not present")
 def test_pdfcheck_passes_on_foldover_and_print(tmp_path):
     path, _ = write(tmp_path, "fold", *deck(5), paper="a4", backs="foldover")
     result = pdfcheck(path, "--expect-card", "63.5x88.9", "--paper", "a4", "--duplex", "off")

@@ -21,7 +21,7 @@ from pipeline.guide.data import read_game_guide
 from pipeline.render.sheets.plan import MARK_MAX, SHORT_EDGE, SHORT_MIN
 from tests.conftest import ROOT, built_game
 from tests.pdfindex import pages
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, pdfcheck, prepare
+from tests.render.sheets.printcheck import pdfcheck, prepare
 
 GAMES = ("buildit", "allstar", "nba", "fightball", "challengers")
 # a full home print (cards, tokens, boards, aids, score sheet, duplex rulebook; dice and what the guide
@@ -140,7 +140,6 @@ def _pairs(path: Path, paper: str, size) -> Counter:
     return found
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_every_card_of_a_pooled_sheet_is_there_once_with_its_own_back_behind_it(built):
     """The pooled file holds exactly the cards of its members' own files, each front with the back its
     own deck prints behind it (words read inside each card's trim), backs mirrored to 0.1 mm."""
@@ -202,7 +201,6 @@ def test_crop_marks_are_5_mm_long_on_every_card_token_and_board_sheet(built):
         assert (entry["path"] in short_files) is (entry["paper"] == "letter"), entry["path"]
 
 
-@pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 def test_token_sheets_pass_the_preflight_and_keep_every_mark_3_mm_from_the_edge(built):
     root = built.parent.parent
     tokens = [e for e in _pnp(built, "cards-tokens")]

@@ -14,11 +14,10 @@ from pipeline.core.units import MM, PAPERS_MM
 from pipeline.games import available
 from tests.conftest import ROOT, built_game
 from tests.pdfindex import pages as index
-from tests.render.sheets.printcheck import MISSING, PDFCHECK, check_every_pdf, pdfcheck, prepare
+from tests.render.sheets.printcheck import check_every_pdf, pdfcheck, prepare
 
 GAMES = sorted(available(ROOT))
 POKER = [63.5, 88.9]
-pytestmark = pytest.mark.skipif(not PDFCHECK.is_file(), reason=MISSING)
 
 
 @pytest.fixture(scope="module", params=[g for g in GAMES if g != "benchdeck"])

@@ -6,8 +6,6 @@ from __future__ import annotations
 import importlib.util
 import io
 import itertools
-import subprocess
-import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +25,7 @@ from pipeline.render.fonts import default_fonts
 from pipeline.render.sheets import tiling
 from pipeline.render.sheets.plan import PAGE_MARGIN as MARGIN
 from pipeline.render.sheets.tiling import _content, _frame, _map_group, plan_tiles, write_board_pnp, write_board_print
-from tests.render.sheets.printcheck import PDFCHECK
+from tests.render.sheets.printcheck import PDFCHECK, run_pdfcheck as pdfcheck
 
 BOARD = (230.0, 230.0)
 TOL = 0.01  # mm
@@ -134,11 +132,6 @@ def visible_boxes(path):
             pages.append([tuple(v / MM for v in item.vis) for item in scanner.items
                           if item.vis is not None and not item.invisible])
     return pages
-
-
-def pdfcheck(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(PDFCHECK), "--no-tools", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
 
 
 # ----------------------------------------------------------------------------- the 230 mm board
@@ -311,7 +304,6 @@ def test_print_file_is_the_bleed_box_with_trim_and_bleed_boxes(tmp_path):
 
 
 # ----------------------------------------------------------------------------- bigger boards
-@pytest.mark.skipif(not PDFCHECK.exists(), reason="shared/tools/pdfcheck.py is not beside the checkout")
 @pytest.mark.parametrize("paper, size, tiles", [("a4", (600, 150), (3, 1)), ("letter", (437, 335), (3, 2))])
 def test_middle_tiles_pass_the_preflight(tmp_path, paper, size, tiles):
     """A middle tile has targets on two seams: four crosshairs that must not frame a phantom card for the
