@@ -26,7 +26,7 @@ balance: $(STAMP)
 
 # every core: a module's tests stay on one worker (--dist loadscope), so a module's fixtures are made once
 test: $(STAMP)
-	$(BIN)/python -m pytest -r fE -n auto --dist loadscope
+	$(BIN)/python -m pytest -r fE -n auto --dist loadscope --durations=15
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -r fE -n auto --dist loadscope -m "not slow"
