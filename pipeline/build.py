@@ -29,7 +29,8 @@ from pipeline.cache import BuildCache, BuildStats
 from pipeline.core.config import BuildConfig
 from pipeline.core.edition import card_id, short_ids, version_of
 from pipeline.core.errors import PipelineError, Report
-from pipeline.core.output import file_list, record, recording, remove_leftovers, remove_stale
+from pipeline.core.output import failing, file_list, record, recording, remove_leftovers, remove_stale
+from pipeline.core.write_failures import problems as write_problems
 from pipeline.core.pool import run_all
 from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck, Component, GameModule, Records
@@ -169,6 +170,9 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     both ink variants), `faces_laid_out` (of those, laid out anew: not in output/.cache), `files_written`
     (drawn anew), `files_reused` (kept: already on disk as the cache says), `seconds` (layout and writing) and `built`
     (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
+    A file the system refuses (open in a viewer, a read-only folder, a full disk: pipeline/core/write_failures.py)
+    is one error line; everything else is written, the old file is kept with the rest of its game's folder
+    and its report, its step is not cached, and the game is not among those returned.
     Raises UnknownComponent when config.only names no component of the requested games."""
     progress = progress or Progress()
     stats = stats if stats is not None else BuildStats()
@@ -181,16 +185,17 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
         return report, []
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
                      + [config.output / "calibration"])         # temporaries of a build that was killed
-    calibration = write_calibration_sheets(config)
+    with failing() as refused_writes:                           # what the system will not let us write
+        calibration = write_calibration_sheets(config)
     for item in prepared:
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
     done = _write_steps(prepared, config, progress, stats)
     exports.tell(done, report)
     for item in prepared:
-        done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config)))
+        done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config), config.output))
     done = _add_reports(prepared, done, config, report, calibration)
-    written = {}
+    written, whole = {}, []
     for item in prepared:
         with recording() as written[item.game.id]:
             for result in done[item.game.id]:
@@ -200,15 +205,20 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
                     item.cache.absorb(result.puts)
         if item.cache:
             item.cache.flush()                                  # the write steps' and the ink measures'
+        failed = [failure for result in done[item.game.id] for failure in result.failed]
+        refused_writes += failed
+        if not failed:
+            whole.append(item.game.id)
     refused: list[tuple[Path, str]] = []
-    for game_id, files in written.items():                      # every game written: now what is left over
-        remove_stale(config.output / game_id, files, refused=refused)
+    for game_id in whole:                                       # every game written: now what is left over
+        remove_stale(config.output / game_id, written[game_id], refused=refused)
     for path, reason in refused:
         report.warning(str(path.relative_to(config.root)) if path.is_relative_to(config.root) else str(path),
                        f"a file of an earlier build could not be removed ({reason}): delete it by hand", "output")
+    report.extend(write_problems(refused_writes, config.root))  # one line per file or folder, exit 1
     if prepared and prepared[0].cache:
         prepared[0].cache.prune()
-    return report, [item.game.id for item in prepared]
+    return report, whole
 
 
 def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Progress,
@@ -257,11 +267,13 @@ def _add_reports(prepared: list[PreparedGame], done: dict[str, list[Done]], conf
     from pipeline.guide.report import write_game_report
 
     def one(item: PreparedGame) -> Done:
+        if any(result.failed for result in done[item.game.id]):
+            return Done(None, {})       # a file is missing or old: the game's old report stays, the build fails
         outputs = [entry for result in done[item.game.id] for entry in result.entries or []]
         written = {path: digest for result in done[item.game.id] for path, digest in result.files.items()}
         _list_images(outputs, written, config.root)
         return isolated(item.cache, lambda: write_game_report(item, config, report, outputs, calibration,
-                                                              cache=item.cache))
+                                                              cache=item.cache), config.output)
 
     reports = run_all([functools.partial(one, item) for item in prepared], config.jobs)
     return {item.game.id: [*done[item.game.id], made] for item, made in zip(prepared, reports)}

@@ -14,6 +14,7 @@ from pipeline.cli.shared import EXECUTOR_OPTION
 from pipeline.core.config import BACKS, BuildConfig, FORMATS, PAPERS
 from pipeline.core.errors import PipelineError
 from pipeline.core.pool import cores
+from pipeline.core.write_failures import failed_build_line
 
 
 def list_games() -> None:
@@ -131,7 +132,7 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
     ui.print_problems(report)
     code = report.exit_code(strict)
     if code:
-        ui.out("build failed: nothing was written")
+        ui.out(failed_build_line(report))
     else:
         for game_id in built:
             print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")
