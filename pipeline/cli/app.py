@@ -55,3 +55,10 @@ def main() -> None:
     except Terminated:
         err("terminated (no half-written file was left)")
         sys.exit(143)
+    except OSError as exc:          # a write no command turned into its line: still one line, never a traceback
+        from pipeline.core.write_failures import ENVIRONMENT, in_plain_words
+
+        if exc.errno not in ENVIRONMENT:
+            raise
+        err(in_plain_words(exc), markup=False)
+        sys.exit(1)

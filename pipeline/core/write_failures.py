@@ -50,30 +50,33 @@ def failure_of(exc: OSError, path, replacing: bool = False) -> WriteFailure:
     return WriteFailure(path, OTHER, detail=exc.strerror or str(exc))
 
 
-def problems(failures: list[WriteFailure], root: Path) -> list[Problem]:
+def problems(failures: list[WriteFailure], root: Path, again: str = "build") -> list[Problem]:
     """One line per file that could not be replaced; one per read-only folder and one for a full disk (every
-    file after the first fails alike), each with how many files were not written."""
+    file after the first fails alike), each with how many files were not written and what to do before the
+    command (`again`) is run again."""
     groups: dict[tuple, list[WriteFailure]] = {}
     for failure in dict.fromkeys(failures):
         key = (failure.cause, failure.folder) if failure.cause in (READ_ONLY, FULL, QUOTA) else (failure.path,)
         groups.setdefault(key, []).append(failure)
-    return [Problem(*_line(group, root), RULE) for group in groups.values()]
+    return [Problem(*_line(group, root, again), RULE) for group in groups.values()]
 
 
-def _line(group: list[WriteFailure], root: Path) -> tuple[str, str]:
+def _line(group: list[WriteFailure], root: Path, again: str) -> tuple[str, str]:
     first = group[0]
     if first.cause == LOCKED:
         program = "a PDF viewer" if first.path.lower().endswith(".pdf") else "another program"
-        return shown(first.path, root), f"cannot be replaced (is it open in {program}? close it, then build again)"
+        what = "one of its files" if os.path.isdir(first.path) else "it"        # a release folder in dist/
+        return shown(first.path, root), (f"cannot be replaced (is {what} open in {program}? close it, then "
+                                         f"{again} again)")
     if first.cause == READ_ONLY:
-        count = f"{len(group)} file{'s' if len(group) != 1 else ''}"
-        return shown(first.folder, root), (f"cannot be written in, the folder is read-only ({count} not written: "
-                                           "make it writable, then build again)")
+        count = f"{len(group)} files not written: " if len(group) > 1 else ""
+        return shown(first.folder, root), (f"cannot be written in, the folder is read-only ({count}"
+                                           f"make it writable, then {again} again)")
     if first.cause in (FULL, QUOTA):
         cause = "the disk is full" if first.cause == FULL else "the disk quota is exceeded"
         others = f"; {len(group) - 1} other file{'s' if len(group) > 2 else ''} not written either" \
             if len(group) > 1 else ""
-        return shown(first.path, root), f"cannot be written, {cause} (free some space, then build again){others}"
+        return shown(first.path, root), f"cannot be written, {cause} (free some space, then {again} again){others}"
     return shown(first.path, root), f"cannot be written ({first.detail})"
 
 
@@ -101,3 +104,14 @@ def failed_build_line(report) -> str:
         return "build failed: nothing was written"
     return (f"build failed: {'that file or folder' if refused == 1 else f'those {refused} files or folders'} "
             "could not be written (everything else was)")
+
+
+def in_plain_words(exc: OSError) -> str:
+    """`error <file>: <cause>` for a refusal met outside atomic_write (a read or a write: the cause only)."""
+    causes = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+              errno.EACCES: "permission denied (a read-only folder, or a file open in another program?)"}
+    causes[errno.EPERM] = causes[errno.EACCES]
+    if hasattr(errno, "EDQUOT"):
+        causes[errno.EDQUOT] = "the disk quota is exceeded"
+    where = f"{shown(os.path.abspath(exc.filename), Path.cwd())}: " if isinstance(exc.filename, str) else ""
+    return f"error {where}{causes.get(exc.errno, exc.strerror or str(exc))}"

@@ -23,7 +23,7 @@ from pipeline.cache import ComponentStats
 from pipeline.cache.writes import write_unit
 from pipeline.core.config import BuildConfig
 from pipeline.core.output import atomic_write, failing
-from pipeline.core.write_failures import CannotWrite
+from pipeline.core.write_failures import CannotWrite, failure_of
 from tests.builds.test_stale_outputs import GAME, _project, _rename_first_card
 from tests.conftest import point_cli_at
 
@@ -209,3 +209,27 @@ def test_a_step_with_a_refused_file_is_not_cached(tmp_path: Path, monkeypatch):
         write_unit(cache, "whole", lambda: write("c.pdf"), tmp_path, ComponentStats(), None)
     assert cache.puts == ["whole"]
     assert [Path(failure.path).name for failure in failed] == ["a.pdf"]
+
+
+@pytest.mark.parametrize("raised, line", [
+    (CannotWrite, "error sim/report.md: cannot be replaced (is it open in another program? close it, then build "
+                  "again) [output]"),
+    (OSError(errno.ENOSPC, "No space left on device", "sim/table.csv"), "error sim/table.csv: the disk is full"),
+])
+def test_the_command_line_prints_a_refusal_met_anywhere_as_one_line(raised, line, tmp_path, monkeypatch, capsys):
+    """`pnp simulate`, `sweep`, `diff`: what atomic_write raises there, or an OSError of the system from any
+    other write, reaches main() and is one line, exit 1."""
+    import pipeline.cli.app as cli
+
+    monkeypatch.chdir(tmp_path)
+    if raised is CannotWrite:
+        raised = CannotWrite([failure_of(PermissionError(errno.EACCES, "Permission denied"), "sim/report.md",
+                                         replacing=True)])
+
+    def command():
+        raise raised
+    monkeypatch.setattr(cli, "app", command)
+    with pytest.raises(SystemExit) as exited:
+        cli.main()
+    assert exited.value.code == 1
+    assert capsys.readouterr().err.splitlines() == [line]
