@@ -8,8 +8,9 @@ holds is removed (pipeline/core/output.py `remove_stale`): output/<game>/ is wha
 report.json.
 
 Incremental (pipeline/cache/): a face, a component's files, its sheet plans and the paper bill's ink measure
-come from output/.cache when everything they are made from is unchanged, so a rebuild lays out and draws only
-what an edit touched; the files are the bytes a clean build makes.
+come from the cache (.pnp-cache/, pipeline/cache/location.py) when everything they are made from is unchanged,
+so a rebuild lays out and draws only what an edit touched; the files are the bytes a clean build makes.
+`--no-cache` (config.cache False) neither reads nor writes it.
 
 `--only` (config.only): the named components are built; every other one keeps its files only if the cache
 proves them current (every face and file found under the current inputs' keys), else it has no file this
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.cache import BuildCache, BuildStats
+from pipeline.cache.location import remove_old_cache
 from pipeline.core.config import BuildConfig
 from pipeline.core.edition import card_id, short_ids, version_of
 from pipeline.core.errors import PipelineError, Report
@@ -71,7 +73,7 @@ class PreparedGame:
 
 def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variants: tuple[bool, ...] = (False,),
             stats: BuildStats | None = None, cached: bool = False) -> list[PreparedGame]:
-    """Validate every requested game (stages 1–6) and lay out all its faces (from output/.cache when `cached`);
+    """Validate every requested game (stages 1–6) and lay out all its faces (from the cache when `cached`);
     problems go to `report`."""
     from pipeline.guide.data import read_game_guide
 
@@ -82,7 +84,7 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         except PipelineError as exc:
             report.extend(exc.problems)
             continue
-        cache = BuildCache(config.root, config.output, game.template_dir) if cached else None
+        cache = BuildCache(config.root, game.template_dir) if cached else None
         records, play = validate_game(game, config.root, report, progress, cache)
         if records is None:
             continue
@@ -150,7 +152,7 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
 
 def validate(config: BuildConfig, progress: Progress | None = None, keep: bool = False
              ) -> tuple[Report, list[PreparedGame]]:
-    """Stages 1–6 and every face laid out, as a build does, writing nothing: what output/.cache holds from the
+    """Stages 1–6 and every face laid out, as a build does, writing nothing: what the cache holds from the
     last build is used (a face, a parsed workbook, stage 6's games), nothing is added to it, unless `keep`
     (a release validating in its own scratch project, for the build that follows) and validation passed."""
     report = Report()
@@ -167,7 +169,7 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
 
     `stats` (a pipeline.cache.BuildStats), when given, is filled with what this build did, per game and
     component: stats.games["nba"]["players"] is a ComponentStats with `faces` (how many the component has,
-    both ink variants), `faces_laid_out` (of those, laid out anew: not in output/.cache), `files_written`
+    both ink variants), `faces_laid_out` (of those, laid out anew: not in the cache), `files_written`
     (drawn anew), `files_reused` (kept: already on disk as the cache says), `seconds` (layout and writing) and `built`
     (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
     A file the system refuses (open in a viewer, a read-only folder, a full disk: pipeline/core/write_failures.py)
@@ -178,13 +180,14 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
     stats = stats if stats is not None else BuildStats()
     report = Report()
     variants = (False, True) if config.ink_saver else (False,)
-    prepared = prepare(config, report, progress, variants, stats, cached=True)
+    prepared = prepare(config, report, progress, variants, stats, cached=config.cache)
     for item in prepared:
         report.extend(exports.refusals(item.game.id, item.laid, item.edition, config))   # before anything is written
     if report.failed(config.strict) or len(prepared) != len(config.games):
         return report, []
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
                      + [config.output / "calibration"])         # temporaries of a build that was killed
+    remove_old_cache(config.root)                               # output/.cache of pnp before issue 33
     with failing() as refused_writes:                           # what the system will not let us write
         calibration = write_calibration_sheets(config)
     for item in prepared:
