@@ -45,8 +45,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py --game challengers --games 1000 --all --min-rate 100
 	$(BIN)/python bench/executors.py --games 2000
 
-clean:
-	rm -rf output
+clean:                  # the outputs and the build cache (pnp clean; without the venv, their default places)
+	if [ -x $(BIN)/pnp ]; then $(BIN)/pnp clean; else rm -rf output .pnp-cache; fi
 
 distclean: clean
 	rm -rf $(VENV) *.egg-info

@@ -4,7 +4,7 @@
 
 In a temporary copy of the project's inputs, each a fresh `pnp` process, medians of 3 runs after a warm-up:
 
-- `pnp build nba --paper a4 --format tts` with no cache (output/.cache removed: every face laid out anew);
+- `pnp build nba --paper a4 --format tts` with no cache (`pnp clean --cache-only` first: every face laid out anew);
 - the same after an unchanged `pnp build nba --paper a4 --format pnp,tts`: the faces come from the cache
   (the build's stats say how many were laid out: 0 is the target) and the export's files are kept;
 - `pnp build nba --paper a4 --format pnp` then `--format pnp,tts`: adding the export to a build whose faces are
@@ -42,7 +42,8 @@ def median(root: Path, *args: str, clean: bool = False) -> float:
     times = []
     for _ in range(RUNS + 1):
         if clean:
-            shutil.rmtree(root / "output" / ".cache", ignore_errors=True)
+            subprocess.run([str(PNP), "clean", "--cache-only"], cwd=root, check=True, stdout=subprocess.DEVNULL,
+                           env={**os.environ, "PNP_ROOT": str(root)})
         times.append(pnp(root, *args))
     return statistics.median(times[1:])
 

@@ -8,8 +8,9 @@ holds is removed (pipeline/core/output.py `remove_stale`): output/<game>/ is wha
 report.json.
 
 Incremental (pipeline/cache/): a face, a component's files, its sheet plans and the paper bill's ink measure
-come from output/.cache when everything they are made from is unchanged, so a rebuild lays out and draws only
-what an edit touched; the files are the bytes a clean build makes.
+come from the cache (.pnp-cache/, pipeline/cache/location.py) when everything they are made from is unchanged,
+so a rebuild lays out and draws only what an edit touched; the files are the bytes a clean build makes.
+`--no-cache` (config.cache False) neither reads nor writes it.
 
 `--only` (config.only): the named components are built; every other one keeps its files only if the cache
 proves them current (every face and file found under the current inputs' keys), else it has no file this
@@ -26,10 +27,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.cache import BuildCache, BuildStats
+from pipeline.cache.location import remove_old_cache
 from pipeline.core.config import BuildConfig
 from pipeline.core.edition import card_id, short_ids, version_of
 from pipeline.core.errors import PipelineError, Report
-from pipeline.core.output import file_list, record, recording, remove_leftovers, remove_stale
+from pipeline.core.output import failing, file_list, record, recording, remove_leftovers, remove_stale
+from pipeline.core.write_failures import problems as write_problems
 from pipeline.core.pool import run_all
 from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck, Component, GameModule, Records
@@ -70,7 +73,7 @@ class PreparedGame:
 
 def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variants: tuple[bool, ...] = (False,),
             stats: BuildStats | None = None, cached: bool = False) -> list[PreparedGame]:
-    """Validate every requested game (stages 1–6) and lay out all its faces (from output/.cache when `cached`);
+    """Validate every requested game (stages 1–6) and lay out all its faces (from the cache when `cached`);
     problems go to `report`."""
     from pipeline.guide.data import read_game_guide
 
@@ -81,7 +84,7 @@ def prepare(config: BuildConfig, report: Report, progress: Progress, ink_variant
         except PipelineError as exc:
             report.extend(exc.problems)
             continue
-        cache = BuildCache(config.root, config.output, game.template_dir) if cached else None
+        cache = BuildCache(config.root, game.template_dir) if cached else None
         records, play = validate_game(game, config.root, report, progress, cache)
         if records is None:
             continue
@@ -150,7 +153,7 @@ def _lay_out_all(item: PreparedGame, config: BuildConfig, ink_variants: tuple[bo
 
 def validate(config: BuildConfig, progress: Progress | None = None, keep: bool = False
              ) -> tuple[Report, list[PreparedGame]]:
-    """Stages 1–6 and every face laid out, as a build does, writing nothing: what output/.cache holds from the
+    """Stages 1–6 and every face laid out, as a build does, writing nothing: what the cache holds from the
     last build is used (a face, a parsed workbook, stage 6's games), nothing is added to it, unless `keep`
     (a release validating in its own scratch project, for the build that follows) and validation passed."""
     report = Report()
@@ -167,31 +170,36 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
 
     `stats` (a pipeline.cache.BuildStats), when given, is filled with what this build did, per game and
     component: stats.games["nba"]["players"] is a ComponentStats with `faces` (how many the component has,
-    both ink variants), `faces_laid_out` (of those, laid out anew: not in output/.cache), `files_written`
+    both ink variants), `faces_laid_out` (of those, laid out anew: not in the cache), `files_written`
     (drawn anew), `files_reused` (kept: already on disk as the cache says), `seconds` (layout and writing) and `built`
     (False: left out by --only with no current files). A game's pooled sheets count as component "pooled".
+    A file the system refuses (open in a viewer, a read-only folder, a full disk: pipeline/core/write_failures.py)
+    is one error line; everything else is written, the old file is kept with the rest of its game's folder
+    and its report, its step is not cached, and the game is not among those returned.
     Raises UnknownComponent when config.only names no component of the requested games."""
     progress = progress or Progress()
     stats = stats if stats is not None else BuildStats()
     report = Report()
     variants = (False, True) if config.ink_saver else (False,)
-    prepared = prepare(config, report, progress, variants, stats, cached=True)
+    prepared = prepare(config, report, progress, variants, stats, cached=config.cache)
     for item in prepared:
         report.extend(exports.refusals(item.game.id, item.laid, item.edition, config))   # before anything is written
     if report.failed(config.strict) or len(prepared) != len(config.games):
         return report, []
     remove_leftovers(config.output, [config.output / item.game.id for item in prepared]
                      + [config.output / "calibration"])         # temporaries of a build that was killed
-    calibration = write_calibration_sheets(config)
+    remove_old_cache(config.root)                               # output/.cache of pnp before issue 33
+    with failing() as refused_writes:                           # what the system will not let us write
+        calibration = write_calibration_sheets(config)
     for item in prepared:
         if item.cache:
             item.cache.flush()                                  # what validation laid out, for next time
     done = _write_steps(prepared, config, progress, stats)
     exports.tell(done, report)
     for item in prepared:
-        done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config)))
+        done[item.game.id].append(isolated(item.cache, functools.partial(_write_ids, item, config), config.output))
     done = _add_reports(prepared, done, config, report, calibration)
-    written = {}
+    written, whole = {}, []
     for item in prepared:
         with recording() as written[item.game.id]:
             for result in done[item.game.id]:
@@ -201,15 +209,20 @@ def build(config: BuildConfig, progress: Progress | None = None, stats: BuildSta
                     item.cache.absorb(result.puts)
         if item.cache:
             item.cache.flush()                                  # the write steps' and the ink measures'
+        failed = [failure for result in done[item.game.id] for failure in result.failed]
+        refused_writes += failed
+        if not failed:
+            whole.append(item.game.id)
     refused: list[tuple[Path, str]] = []
-    for game_id, files in written.items():                      # every game written: now what is left over
-        remove_stale(config.output / game_id, files, refused=refused)
+    for game_id in whole:                                       # every game written: now what is left over
+        remove_stale(config.output / game_id, written[game_id], refused=refused)
     for path, reason in refused:
         report.warning(str(path.relative_to(config.root)) if path.is_relative_to(config.root) else str(path),
                        f"a file of an earlier build could not be removed ({reason}): delete it by hand", "output")
+    report.extend(write_problems(refused_writes, config.root))  # one line per file or folder, exit 1
     if prepared and prepared[0].cache:
         prepared[0].cache.prune()
-    return report, [item.game.id for item in prepared]
+    return report, whole
 
 
 def _write_steps(prepared: list[PreparedGame], config: BuildConfig, progress: Progress,
@@ -258,11 +271,13 @@ def _add_reports(prepared: list[PreparedGame], done: dict[str, list[Done]], conf
     from pipeline.guide.report import write_game_report
 
     def one(item: PreparedGame) -> Done:
+        if any(result.failed for result in done[item.game.id]):
+            return Done(None, {})       # a file is missing or old: the game's old report stays, the build fails
         outputs = [entry for result in done[item.game.id] for entry in result.entries or []]
         written = {path: digest for result in done[item.game.id] for path, digest in result.files.items()}
         _list_images(outputs, written, config.root)
         return isolated(item.cache, lambda: write_game_report(item, config, report, outputs, calibration,
-                                                              cache=item.cache))
+                                                              cache=item.cache), config.output)
 
     reports = run_all([functools.partial(one, item) for item in prepared], config.jobs)
     return {item.game.id: [*done[item.game.id], made] for item, made in zip(prepared, reports)}

@@ -1,4 +1,5 @@
-"""Incremental builds: what a build can take from output/.cache instead of computing it again.
+"""Incremental builds: what a build can take from the cache, .pnp-cache/ at the project's root
+(pipeline/cache/location.py: PNP_CACHE_DIR moves it), instead of computing it again.
 
 Three things are cached, each under a key made of everything it is computed from (pipeline/cache/store.py):
 - a face (FaceRenderer.layout's FaceLayout and problems), keyed by the code fingerprint, the content of
@@ -12,7 +13,8 @@ Three things are cached, each under a key made of everything it is computed from
   plans and checks (the rulebook's chapters) per component.
 
 A key never depends on a path's modification time, only on content, so the cache cannot make a file that a
-clean build would make differently; deleting output/.cache only makes the next build slower.
+clean build would make differently; deleting the cache (`pnp clean --cache-only`) only makes the next build
+slower, and `pnp build --no-cache` neither reads nor writes it.
 
 May import: core and render (the faces it stores).
 """
@@ -27,13 +29,11 @@ from pathlib import Path
 from typing import Iterator
 
 from pipeline.cache.fingerprint import code_fingerprint, tree_digest
+from pipeline.cache.location import FINGERPRINT, cache_folder, mark
 from pipeline.cache.store import Store, key_of
 from pipeline.core.errors import Report
 
 __all__ = ["BuildCache", "BuildStats", "ComponentStats", "code_fingerprint", "key_of", "with_problems"]
-
-CACHE_FOLDER = ".cache"             # under output/; pipeline/core/output.py never sweeps it
-
 
 @dataclass
 class ComponentStats:
@@ -74,14 +74,14 @@ class BuildStats:
 class BuildCache:
     """One game's view of the store: the part of every key that is the same for the whole build."""
 
-    def __init__(self, root: Path, output: Path, template_dir: Path):
+    def __init__(self, root: Path, template_dir: Path):
         root = Path(root).resolve()
         self.root = root
         self._files: dict[str, str | None] = {}
         self._pending: dict[str, bytes] = {}
         self._held: tuple[dict[str, bytes], ...] = ()     # the pending puts of the blocks `collecting` is inside
         # one folder per code fingerprint: another version's entries can never be read, and go (prune)
-        self.store = Store(Path(output) / CACHE_FOLDER / code_fingerprint()[:16])
+        self.store = Store(cache_folder(root) / code_fingerprint()[:16])
         self._trees: dict[Path, str] = {}
         template_dir = Path(template_dir).resolve()
         folders = [root / "templates", root / "fonts"]
@@ -139,6 +139,8 @@ class BuildCache:
 
     def flush(self) -> None:
         """Write what `put` held (the build passed validation and is writing)."""
+        if self._pending:
+            mark(self.store.folder.parent)
         for key, data in self._pending.items():
             self.store.put_pickled(key, data)
         self._pending.clear()
@@ -166,7 +168,8 @@ class BuildCache:
         import shutil
 
         for folder in self.store.folder.parent.iterdir() if self.store.folder.parent.is_dir() else ():
-            if folder.is_dir() and not folder.is_symlink() and folder != self.store.folder:
+            if FINGERPRINT.match(folder.name) and folder.is_dir() and not folder.is_symlink() and \
+                    folder != self.store.folder:
                 shutil.rmtree(folder, ignore_errors=True)
         self.store.prune()
 

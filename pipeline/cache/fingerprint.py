@@ -64,7 +64,7 @@ def tree_digest(folder: Path, suffixes: tuple[str, ...] | None = None) -> str:
 
 def _files(folder: Path):
     for top, dirs, names in os.walk(folder, followlinks=True):
-        dirs[:] = [d for d in dirs if d not in ("__pycache__", ".cache", ".pnp-tmp")]
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", ".cache", ".pnp-cache", ".pnp-tmp")]
         for name in names:
             if not name.endswith((".pyc", ".tmp")):
                 yield os.path.relpath(os.path.join(top, name), folder).replace(os.sep, "/")

@@ -1,13 +1,14 @@
-"""A content-addressed store under output/.cache: safe to delete, never trusted beyond what it proves.
+"""A content-addressed store in the cache folder (pipeline/cache/location.py): safe to delete, never trusted
+beyond what it proves.
 
 A key is the sha256 of the pickled inputs of a computation (with the code fingerprint in them). An entry is
-one file, output/.cache/<kk>/<key>, holding a header line — magic, its own key, the sha256 of the payload —
-then the pickled value. `get` returns a value only when the header names the key asked for and the payload
+one file, .pnp-cache/<fingerprint>/<kk>/<key>, holding a header line — magic, its own key, the sha256 of the
+payload — then the pickled value. `get` returns a value only when the header names the key asked for and the payload
 has that checksum: a truncated, corrupted or foreign entry (another key's file copied in its place, another
 version's format) is a miss, and is computed again. Inputs that cannot be pickled have no key: never cached.
 
 Unpickling runs code named in the entry; the checksum guards against accidents, not against someone who can
-write into output/ (they could as well replace the PDFs themselves).
+write into the project (they could as well replace the PDFs themselves).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from pipeline.cache import BuildCache, ComponentStats
-from pipeline.core.output import capturing, record, sha256_file
+from pipeline.core.output import capturing, failing, record, sha256_file
 
 
 def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], list[dict]], root: Path,
@@ -31,11 +31,11 @@ def write_unit(cache: BuildCache | None, key: str | None, write: Callable[[], li
         if not new:
             stats.built = False
             return None
-        with capturing() as files:
+        with capturing() as files, failing() as failed:
             entries = write()
         last = {path: data for path, data in files}      # a path written twice (two cards of one name) holds the last
         stats.files_written += len(last)
-        if cache and key:
+        if cache and key and not failed:        # a file the system refused: drawn again next build
             cache.put(key, (entries, [(os.path.relpath(path, root), hashlib.sha256(data).hexdigest())
                                       for path, data in last.items()]))
         return entries

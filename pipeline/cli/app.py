@@ -1,6 +1,7 @@
 """`pnp`: the one typer app and main(). Each command lives in the module of its group and registers here, in
-the order `pnp --help` lists them: build.py (list, validate, build, watch), simulate.py, sweep.py, release.py,
-diff.py (diff, textconv), preflight.py. A command parses its options, calls one function below, and maps the Report to an
+the order `pnp --help` lists them: build.py (list, validate, build, watch), clean.py, simulate.py, sweep.py,
+release.py, diff.py (diff, textconv), preflight.py. A command parses its options, calls one function below, and maps
+the Report to an
 exit code (0 clean, 1 problems, 2 usage). main() makes sure a user's mistake never prints a traceback and that
 SIGTERM, like Ctrl-C, leaves no half-written file."""
 
@@ -11,7 +12,7 @@ import sys
 
 import typer
 
-from pipeline.cli import build, diff, preflight, release, simulate, sweep
+from pipeline.cli import build, clean, diff, preflight, release, simulate, sweep
 from pipeline.cli.shared import err
 from pipeline.core.errors import PipelineError
 
@@ -22,6 +23,7 @@ app.command("list")(build.list_games)
 app.command()(build.validate)
 app.command()(build.build)
 app.command()(build.watch)
+app.command()(clean.clean)
 app.command()(simulate.simulate)
 app.command("sweep")(sweep.sweep)
 app.command("release")(release.release)
@@ -56,3 +58,10 @@ def main() -> None:
     except Terminated:
         err("terminated (no half-written file was left)")
         sys.exit(143)
+    except OSError as exc:          # a write no command turned into its line: still one line, never a traceback
+        from pipeline.core.write_failures import ENVIRONMENT, in_plain_words
+
+        if exc.errno not in ENVIRONMENT:
+            raise
+        err(in_plain_words(exc), markup=False)
+        sys.exit(1)

@@ -14,6 +14,7 @@ from pipeline.cli.shared import EXECUTOR_OPTION
 from pipeline.core.config import BACKS, BuildConfig, FORMATS, PAPERS
 from pipeline.core.errors import PipelineError
 from pipeline.core.pool import cores
+from pipeline.core.write_failures import failed_build_line
 
 
 def list_games() -> None:
@@ -106,10 +107,12 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
           base_url: Optional[str] = typer.Option(None, "--base-url", help="tts: the address where the images "
                                                  "will be hosted (default: file:/// paths of output/<game>/tts/)."),
           install: bool = typer.Option(False, "--install", help="tts: copy each Saved Object and its thumbnail "
-                                       "into Tabletop Simulator's Saved Objects folder.")
+                                       "into Tabletop Simulator's Saved Objects folder."),
+          cache: bool = typer.Option(True, "--cache/--no-cache", help="--no-cache: lay out and draw everything "
+                                     "anew, neither reading nor writing the build cache (.pnp-cache/).")
           ) -> None:
     """Validate, then write the PDFs under output/<game>/ (nothing is written if validation fails).
-    Unchanged faces and files come from output/.cache (safe to delete)."""
+    Unchanged faces and files come from the build cache, .pnp-cache/ (`pnp clean` removes it)."""
     from pipeline import build as pipeline_build
     from pipeline.kinds import exports
 
@@ -120,7 +123,9 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
                          formats=ui.choices(format, FORMATS, "--format"), backs=backs,
                          back_offset_mm=_offset(back_offset), ink_saver=ink_saver, strict=strict,
                          only=tuple(part.strip() for part in (only or "").split(",") if part.strip()),
-                         mark=mark, version=version, jobs=jobs or cores(), base_url=_base_url(base_url))
+                         mark=mark, version=version, jobs=jobs or cores(), base_url=_base_url(base_url), cache=cache)
+    if config.only and not cache:
+        ui.usage("--only keeps the other components' files through the build cache: not with --no-cache")
     if (install or base_url) and "tts" not in config.formats:
         ui.usage("--install and --base-url are for the Tabletop Simulator export: add --format tts (or all)")
     with ui.progress() as progress:
@@ -131,7 +136,7 @@ def build(games: Optional[list[str]] = typer.Argument(None, help="Game ids (defa
     ui.print_problems(report)
     code = report.exit_code(strict)
     if code:
-        ui.out("build failed: nothing was written")
+        ui.out(failed_build_line(report))
     else:
         for game_id in built:
             print(f"built {game_id} → output/{game_id}/ (report.md lists every file)")

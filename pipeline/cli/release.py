@@ -64,7 +64,7 @@ def release(games: Optional[list[str]] = typer.Argument(None, help="Game ids (de
     for item in released:
         _show(item)
     print(f"released {len(released)} game{'s' if len(released) != 1 else ''} in {time.perf_counter() - start:.1f} s")
-    raise typer.Exit(0)
+    raise typer.Exit(1 if report.errors else 0)    # an error here: a later game's folder could not be replaced
 
 
 def _show(item) -> None:

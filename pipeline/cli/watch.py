@@ -30,6 +30,7 @@ from typing import Callable, Iterable
 
 from pipeline.core.config import BuildConfig
 from pipeline.core.errors import PipelineError, Report
+from pipeline.core.write_failures import failed_build_line
 from pipeline.core.progress import Progress
 
 ART_AND_FONT_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".webp", ".ttf", ".otf")
@@ -146,7 +147,7 @@ class Rebuilder:
         if report.problems and not repeated:
             lines.append(f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)")
         if failed:
-            lines.append("build failed: nothing was written; watching for the next save")
+            lines.append(f"{failed_build_line(report)}; watching for the next save")
             return lines
         parts = stats.games.get(self.game.id, {})
         done = _built_line(self.game.id, parts, seconds) if first else _rebuilt_line(parts, seconds)

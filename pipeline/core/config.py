@@ -27,6 +27,7 @@ class BuildConfig:
     version: str | None = None          # --version: the edition the marks print (None: pipeline/core/edition.py)
     jobs: int = 1                       # --jobs: processes that draw the files (pipeline/core/pool.py)
     base_url: str | None = None         # --base-url: where a Tabletop Simulator export's images are hosted
+    cache: bool = True                  # --no-cache: the build cache (.pnp-cache/) neither read nor written
 
     @property
     def output(self) -> Path:

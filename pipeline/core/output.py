@@ -26,6 +26,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from pipeline.core.write_failures import CannotWrite, WriteFailure, failure_of
+
 TEMP_AREA = ".pnp-tmp"                          # under output/: never an output, never left behind
 STALE_SECONDS = 24 * 3600                       # older than this, a temporary is abandoned whoever made it
 _TEMP_FILE = re.compile(r"^\..+\.(?:(?P<pid>\d+)-)?[a-z0-9_]{8}\.tmp$")   # no pid: pnp before issue 19
@@ -35,26 +37,73 @@ NOT_BUILT = ("simulation", "sweep", ".cache", "diff")
 
 _RECORDING: ContextVar[dict[str, str] | None] = ContextVar("pnp_written", default=None)
 _CAPTURING: ContextVar[list[tuple[str, bytes]] | None] = ContextVar("pnp_captured", default=None)
+_FAILED: ContextVar[list[WriteFailure] | None] = ContextVar("pnp_failed", default=None)
 
 
 def atomic_write(path: Path, data: bytes) -> str:
-    """Write bytes atomically (temp file in the same folder, then rename); return their sha256."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.chmod(temp, 0o644)           # mkstemp creates 0600; outputs are ordinary shareable files
-        os.replace(temp, path)
-    except BaseException:               # Ctrl-C and SIGTERM included (pipeline/cli/app.py)
-        Path(temp).unlink(missing_ok=True)
-        raise
+    """Write bytes atomically (temp file in the same folder, then rename); return their sha256. A write the
+    system refuses (a file open in a viewer, a read-only folder, a full disk: pipeline/core/write_failures.py)
+    leaves the old file whole and no temporary; inside `failing()` it is listed there and not recorded as
+    written, elsewhere it raises CannotWrite."""
     digest = hashlib.sha256(data).hexdigest()
+    try:
+        _replace(Path(path), data)
+    except WrittenNot as refused:
+        failed = _FAILED.get()
+        if failed is None:
+            raise CannotWrite([refused.failure]) from None
+        failed.append(refused.failure)
+        return digest
     record(path, digest)
     captured = _CAPTURING.get()
     if captured is not None:
         captured.append((os.path.abspath(path), data))
     return digest
+
+
+class WrittenNot(Exception):
+    def __init__(self, failure: WriteFailure):
+        self.failure = failure
+
+
+def _replace(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
+    except OSError as exc:
+        raise WrittenNot(failure_of(exc, path)) from None
+    replacing = False
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temp, 0o644)           # mkstemp creates 0600; outputs are ordinary shareable files
+        replacing = True
+        os.replace(temp, path)
+    except BaseException as exc:        # Ctrl-C and SIGTERM included (pipeline/cli/app.py)
+        Path(temp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise WrittenNot(failure_of(exc, path, replacing)) from None
+        raise
+
+
+@contextlib.contextmanager
+def failing(apart: bool = False) -> Iterator[list[WriteFailure]]:
+    """The files `atomic_write` could not write inside the block (they are not raised); added to those of an
+    enclosing block when done, unless `apart` (the block's caller hands them on itself)."""
+    failed: list[WriteFailure] = []
+    token = _FAILED.set(failed)
+    try:
+        yield failed
+    finally:
+        _FAILED.reset(token)
+        outer = _FAILED.get()
+        if outer is not None and not apart:
+            outer.extend(failed)
+
+
+def failed_so_far() -> list[WriteFailure]:
+    """What the innermost `failing()` block has collected so far (none outside one)."""
+    return list(_FAILED.get() or ())
 
 
 def deliver(target, data: bytes) -> None:
@@ -184,8 +233,9 @@ def remove_leftovers(output: Path, folders: Iterable[Path]) -> list[Path]:
         for path in sorted(folder.rglob(".*.tmp")):
             match = _TEMP_FILE.match(path.name)
             if match and path.is_file() and not path.is_symlink() and abandoned(path, match["pid"]):
-                path.unlink(missing_ok=True)
-                removed.append(path)
+                with contextlib.suppress(OSError):          # a folder since made read-only: left as it is
+                    path.unlink(missing_ok=True)
+                    removed.append(path)
     area = output / TEMP_AREA
     if area.is_dir() and not area.is_symlink():
         for path in sorted(area.iterdir()):

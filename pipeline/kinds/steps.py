@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from dataclasses import dataclass, field
 from typing import Callable
 
 from pipeline.cache import BuildCache, ComponentStats
 from pipeline.cache.writes import current, write_unit
 from pipeline.core.config import BuildConfig
-from pipeline.core.output import recording
+from pipeline.core.output import failed_so_far, failing, recording
+from pipeline.core.write_failures import ENVIRONMENT, CannotWrite, WriteFailure, failure_of
 from pipeline.core.progress import Progress
 from pipeline.data.specs import CardDeck
 from pipeline.kinds import exports, kind_of, pooled
@@ -46,6 +48,7 @@ class Done:
     files: dict[str, str]                           # absolute path -> sha256, written or kept
     puts: dict[str, bytes] = field(default_factory=dict)
     stats: ComponentStats = field(default_factory=ComponentStats)
+    failed: list[WriteFailure] = field(default_factory=list)   # what the system refused to write (old files kept)
 
 
 def steps_of(game, laid_list: list[Laid], decks: int, config: BuildConfig, cache: BuildCache | None,
@@ -87,21 +90,38 @@ def run_step(step: Step, config: BuildConfig, measure: Callable[[list[dict] | No
     def work() -> list[dict] | None:
         entries = write_unit(step.cache, step.key, lambda: _write(step, config), config.root, stats, step.found,
                              new=any(one.chosen for one in step.made_of))
-        if measure is not None and stats.files_written:
-            measure(entries)
+        if measure is not None and stats.files_written and not failed_so_far():
+            measure(entries)            # not with a file missing: the failed build's report is not written
         return entries
-    done = isolated(step.cache, work)
+    done = isolated(step.cache, work, config.output)
     done.stats = stats
     return done
 
 
-def isolated(cache: BuildCache | None, work: Callable[[], list[dict] | None]) -> Done:
-    """`work()`'s entries, the files it wrote and its cache puts, kept apart from everything else's, to be
-    added up by the build wherever the work ran."""
+def isolated(cache: BuildCache | None, work: Callable[[], list[dict] | None], folder=None) -> Done:
+    """`work()`'s entries, the files it wrote, its cache puts and the files the system refused it, kept apart
+    from everything else's, to be added up by the build wherever the work ran. A refusal that stops the work
+    (its scratch folder under `folder`, output/, say) is one of those: the work then has no entries."""
     collecting = cache.collecting() if cache else contextlib.nullcontext({})
-    with recording() as files, collecting as puts:
-        entries = work()
-    return Done(entries, dict(files), dict(puts))
+    with recording() as files, collecting as puts, failing(apart=True) as failed:
+        try:
+            entries = work()
+        except CannotWrite as exc:
+            failed.extend(exc.failures)
+            entries = None
+        except OSError as exc:
+            if not _refused_under(exc, folder):
+                raise
+            failed.append(failure_of(exc, exc.filename or folder))
+            entries = None
+    return Done(entries, dict(files), dict(puts), failed=list(failed))
+
+
+def _refused_under(exc: OSError, folder) -> bool:
+    """A write the system refused under `folder` (a file it names elsewhere is read: not ours to explain)."""
+    if folder is None or exc.errno not in ENVIRONMENT:
+        return False
+    return exc.filename is None or os.path.abspath(exc.filename).startswith(os.path.abspath(folder))
 
 
 def _write(step: Step, config: BuildConfig) -> list[dict]:

@@ -121,15 +121,31 @@ def release(request: ReleaseRequest, report: Report, progress: Progress | None =
                 asked, item, project, work, previous, epoch, seen, shown, tell), again=True)
             if refused(report):
                 return []
-            for item in items:
+            for index, item in enumerate(items):
                 staged = item.folder
-                item.folder = publish(staged, dist, work / "replaced")
+                try:
+                    item.folder = publish(staged, dist, work / "replaced")
+                except OSError as exc:          # Windows: a file of the earlier folder is open somewhere
+                    _refused_write(exc, dist / staged.name, request.root, report, replacing=True)
+                    return items[:index]        # those published before it, whole (the report has the error)
                 item.files = [item.folder / path.relative_to(staged) for path in item.files]
         return items
+    except OSError as exc:                      # a read-only dist/, a full disk: one line, dist/ as it was
+        _refused_write(exc, exc.filename or dist, request.root, report)
+        return []
     finally:
         if made:
             with contextlib.suppress(OSError):
                 dist.rmdir()                            # only when empty: a refused first release leaves no dist/
+
+
+def _refused_write(exc: OSError, path, root: Path, report: Report, replacing: bool = False) -> None:
+    """A write the system refused (pipeline/core/write_failures.py) as its one line; any other error raised."""
+    from pipeline.core.write_failures import ENVIRONMENT, failure_of, problems
+
+    if exc.errno not in ENVIRONMENT:
+        raise exc
+    report.extend(problems([failure_of(exc, path, replacing)], root, again="release"))
 
 
 def _side_by_side(request: ReleaseRequest, items: list[Released], report: Report, progress: Progress,

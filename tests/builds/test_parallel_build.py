@@ -20,7 +20,7 @@ def _files(output: Path) -> dict[str, str]:
     own folder (file:///…/output/nba/tts/): it is hashed with that folder as "TTS/", and report.json with the
     Saved Object's hash so read."""
     digests = {str(path.relative_to(output)): hashlib.sha256(path.read_bytes()).hexdigest()
-               for path in sorted(output.rglob("*")) if path.is_file() and ".cache" not in path.parts}
+               for path in sorted(output.rglob("*")) if path.is_file()}
     report = (output / "report.json").read_text(encoding="utf-8")
     for saved in (output / "tts").glob("*.json"):
         text = saved.read_text(encoding="utf-8").replace((output / "tts").resolve().as_uri() + "/", "TTS/")

@@ -137,7 +137,7 @@ def test_a_changed_card_s_files_are_measured_once_where_they_are_drawn(built, tm
 def test_a_put_outside_a_collecting_block_is_found_inside_it(tmp_path):
     from pipeline.cache import BuildCache
 
-    cache = BuildCache(tmp_path, tmp_path / "output", tmp_path / "templates" / "game")
+    cache = BuildCache(tmp_path, tmp_path / "templates" / "game")
     cache.put("outer", 1)
     with cache.collecting() as inner:
         assert cache.get("outer") == 1                  # held, still read

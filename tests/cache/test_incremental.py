@@ -1,4 +1,5 @@
-"""Incremental builds (issue 15): output/.cache can only make a build faster, never make it different.
+"""Incremental builds (issue 15): the build cache (.pnp-cache/) can only make a build faster, never make it
+different.
 
 Every build here is the library's build() on a project copy (the path `pnp watch` takes), on A4 only."""
 
@@ -91,7 +92,7 @@ def test_one_changed_cell_lays_out_its_card_only_and_matches_a_clean_build(built
 def test_deleting_the_cache_changes_nothing(built, tmp_path):
     root, first = built
     before = files(root)
-    shutil.rmtree(root / "output" / ".cache")
+    shutil.rmtree(root / ".pnp-cache")
     stats = run(root)
     assert laid_out(stats) == laid_out(first)
     assert files(root) == before
@@ -100,7 +101,7 @@ def test_deleting_the_cache_changes_nothing(built, tmp_path):
 def test_corrupted_or_foreign_entries_are_never_trusted(built, tmp_path):
     root, first = built
     before = files(root)
-    entries = sorted(p for p in (root / "output" / ".cache").glob("*/*/*") if not p.name.startswith("."))
+    entries = sorted(p for p in (root / ".pnp-cache").glob("*/*/*") if not p.name.startswith("."))
     contents = [p.read_bytes() for p in entries]
     for index, path in enumerate(entries):
         if index % 2:                                   # another entry's (valid) file under this key
@@ -158,7 +159,7 @@ def test_only_keeps_the_other_components_while_the_cache_proves_them_current(bui
 
 def test_a_killed_builds_half_written_entry_is_removed(built):
     root, _ = built
-    folder = next((root / "output" / ".cache").glob("*/*"))
+    folder = next((root / ".pnp-cache").glob("*/*"))
     part = folder / f"{'0' * 64}.99999999-abcdefgh.part"           # no such process
     part.write_bytes(b"pnp-cache-1 half")
     run(root)
@@ -175,4 +176,4 @@ def test_a_build_that_fails_validation_writes_no_cache(tmp_path):
     report, built = build(BuildConfig(root=root, games=(GAME,), papers=("a4",)), Progress(), stats=stats)
     assert built == [] and any("bleed is 1 mm" in p.message for p in report.errors)
     assert stats.games[GAME]["players"].faces_laid_out > 0          # laid out, and not kept on disk
-    assert not (root / "output").exists()
+    assert not (root / "output").exists() and not (root / ".pnp-cache").exists()
