@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from tests.data.zip_headers import entries, set_field
+from tests.data.zip_headers import entries, lying_size, set_field
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,8 @@ def _apply_bytes(step: list, data: bytes) -> bytes:
         at = args[0] % (len(data) + 1)
         piece = data[at:at + args[1]]
         return data[:at] + piece * min(args[2], MAX_GROWTH // max(len(piece), 1)) + data[at:]
+    if kind == "lying_size":                # a worksheet part that unpacks to args[0] bytes, declaring args[1]
+        return _lying(data, args[0], args[1])
     if kind == "header":
         found = entries(data)
         if not found:
@@ -79,6 +81,20 @@ def _apply_bytes(step: list, data: bytes) -> bytes:
         entry, field, where, value = found[args[0] % len(found)], args[1], args[2], args[3]
         return set_field(data, entry, field, value, ("local", "central") if where == "both" else (where,))
     raise ValueError(f"unknown step {kind!r}")
+
+
+def _lying(data: bytes, unpacked: int, declared: int) -> bytes:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "book.xlsx"
+        path.write_bytes(data)
+        try:
+            lying_size(path, unpacked, declared)
+        except (zipfile.BadZipFile, ValueError, KeyError, EOFError):    # an archive already past repair
+            return data
+        return path.read_bytes()
 
 
 def _unzip(data: bytes) -> list[list]:
@@ -210,7 +226,9 @@ def _byte_step(kind: str) -> st.SearchStrategy:
 def _header_step() -> st.SearchStrategy:
     lie = st.sampled_from((0, 1, 100, 600_000, 0x7FFFFFFF, 0xFFFFFFFF)) | st.integers(0, 0xFFFFFFFF)
     return st.tuples(st.just("header"), st.integers(0, 60), st.sampled_from(("crc", "compress_size", "file_size")),
-                     st.sampled_from(("local", "central", "both")), lie).map(list)
+                     st.sampled_from(("local", "central", "both")), lie).map(list) | \
+        st.tuples(st.just("lying_size"), st.sampled_from((2 << 20, 16 << 20, 64 << 20)),
+                  st.sampled_from((0, 1000, 600_000, 1 << 20))).map(list)
 
 
 def _part_step() -> st.SearchStrategy:

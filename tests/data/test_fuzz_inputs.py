@@ -57,24 +57,29 @@ def make_project(folder: Path, target: Target, data: bytes) -> Path:
 
 @contextlib.contextmanager
 def cli_on(root: Path):
-    """pnp's command-line modules pointed at the project `root` (as tests.conftest.point_cli_at does with
-    monkeypatch, which a hypothesis example cannot use), restored afterwards."""
+    """pnp pointed at the project `root` as PNP_ROOT points the command (pipeline.PROJECT_ROOT, which the
+    fonts read, and every command-line module's, as tests.conftest.point_cli_at does with monkeypatch, which
+    a hypothesis example cannot use), restored afterwards, with the fonts it loaded forgotten."""
     import importlib
     import pkgutil
 
+    import pipeline
     import pipeline.cli
+    from pipeline.render import fonts
 
-    patched = []
+    patched = [(pipeline, pipeline.PROJECT_ROOT)]
     for found in pkgutil.iter_modules(pipeline.cli.__path__):
         module = importlib.import_module(f"pipeline.cli.{found.name}")
         if hasattr(module, "PROJECT_ROOT"):
             patched.append((module, module.PROJECT_ROOT))
-            module.PROJECT_ROOT = root
+    for module, _ in patched:
+        module.PROJECT_ROOT = root
     try:
         yield
     finally:
         for module, value in patched:
             module.PROJECT_ROOT = value
+        fonts.load_fonts.cache_clear()
 
 
 def validate(root: Path, game: str) -> tuple[int, str]:
