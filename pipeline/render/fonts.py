@@ -185,6 +185,9 @@ def _register(font_name: str, path: Path) -> None:
         except (TTFError, OSError, ValueError, KeyError, IndexError, struct.error) as exc:
             # a game's own .ttf is data from other people: a located problem, never a traceback
             raise PipelineError(Problem(_shown(path), f"cannot read the font: {exc}", "font")) from None
+        except Exception as exc:    # reportlab trips on damage it does not check for (a name table with no names)
+            raise PipelineError(Problem(_shown(path), f"cannot read the font: it is damaged ({type(exc).__name__})",
+                                        "font")) from None
         pdfmetrics.registerFont(font)
     _REGISTERED.add(font_name)
 
