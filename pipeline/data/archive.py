@@ -44,9 +44,10 @@ def check_container(path: Path, shown: str) -> list[str]:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise Refused(f"file is {size // 1024 // 1024} MB, above the {MAX_FILE_BYTES // 1024 // 1024} MB limit")
-        if not zipfile.is_zipfile(path):
-            raise Refused("is not an Excel workbook (.xlsx); save it as .xlsx")
-        with zipfile.ZipFile(path) as archive, path.open("rb") as raw:
+        with path.open("rb") as raw:
+            if not zipfile.is_zipfile(raw):
+                raise Refused("is not an Excel workbook (.xlsx); save it as .xlsx")
+            archive = zipfile.ZipFile(raw)
             infos = archive.infolist()
             _check_directory(infos)
             budget = MAX_UNZIPPED_BYTES

@@ -226,10 +226,14 @@ def read_csv(path: Path, root: Path, sheet_name: str) -> RawSheet:
     shown = display_path(path, root)
     if not path.is_file():
         raise PipelineError(Problem(shown, "file not found", "file"))
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise PipelineError(Problem(shown, "CSV file is above the 20 MB limit", "file"))
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise PipelineError(Problem(shown, "CSV file is above the 20 MB limit", "file"))
+        data = path.read_bytes()
+    except OSError as exc:                              # unreadable (permissions, a disk error)
+        raise PipelineError(Problem(shown, f"cannot be read ({one_line(exc)})", "file")) from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PipelineError(Problem(shown, f"CSV is not UTF-8 text (byte {exc.start}); export it as UTF-8",
                                     "file")) from None
