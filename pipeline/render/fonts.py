@@ -232,9 +232,11 @@ def _font_file(where: str, entry: dict, root: Path | None) -> Path:
     return path
 
 
-def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], dict, dict, dict]:
-    """The fallback families of a fonts.yaml: their font names (in order), licences, files and families."""
-    where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
+def _families(manifest: Path, root: Path | None, key: str, where: str | None = None) -> tuple[list[str], dict, dict, dict]:
+    """The fallback families of a fonts.yaml (named `where` in problems): their font names (in order), licences,
+    files and families."""
+    if where is None:
+        where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
     data = _manifest(manifest, where)
     entries = (data.get(key) or []) if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "family" in e for e in entries):
@@ -280,7 +282,8 @@ def load_fonts(manifest: Path) -> FontSet:
         families[font_name] = str(entry["family"])
         licences[font_name] = f"{entry['family']} ({entry.get('licence', 'licence not stated')})"
     _FILES.update(files)
-    fallback_names, fallback_licences, fallback_files, fallback_families = _families(Path(manifest), None, "fallback")
+    fallback_names, fallback_licences, fallback_files, fallback_families = _families(Path(manifest), None, "fallback",
+                                                                                     MANIFEST)
     return FontSet(names=names, bold_roles=bold_of, licences={**licences, **fallback_licences},
                    files={**files, **fallback_files}, fallbacks=tuple(fallback_names),
                    families={**families, **fallback_families})
