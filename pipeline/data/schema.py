@@ -39,6 +39,10 @@ class Column:
     def __post_init__(self):
         if self.type not in TYPES:
             raise ValueError(f"column {self.name}: unknown type {self.type!r}")
+        for bound in ("min", "max"):        # a game.yaml's bound is data from other people
+            value = getattr(self, bound)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise ValueError(f"column {self.name}: {bound} {value!r} is not a number")
 
 
 @dataclass(frozen=True)

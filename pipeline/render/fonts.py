@@ -225,7 +225,11 @@ def _font_file(where: str, entry: dict, root: Path | None) -> Path:
                                         "font package) and `file` (a file name in its files/ folder), or "
                                         "`path` (a .ttf inside the project)", "font"))
         path = _package_dir(package, where) / "files" / file
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError:                     # a name too long for the file system, among others
+        found = False
+    if not found:
         raise PipelineError(Problem(where, f"font file {entry.get('path') or entry['file']} not found", "font"))
     if path.suffix.lower() not in (".ttf", ".otf"):
         raise PipelineError(Problem(where, f"font file {path.name} is not TrueType (.ttf)", "font"))
