@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all build test test-fast validate balance bench clean distclean
+.PHONY: all build test test-fast fuzz validate balance bench clean distclean
 
 all: build
 
@@ -30,6 +30,12 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -r fE -n auto --dist loadscope -m "not slow"
+
+# before a release: the fuzz test's targets drawn at random, PNP_FUZZ_EXAMPLES each (default 2000, minutes);
+# what it finds stays in .hypothesis/, and a failing recipe goes to tests/data/fuzz_regressions/ (see the test)
+PNP_FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	PNP_FUZZ_EXAMPLES=$(PNP_FUZZ_EXAMPLES) $(BIN)/python -m pytest -r fE -n auto --dist load tests/data/test_fuzz_inputs.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -39,6 +39,10 @@ class Column:
     def __post_init__(self):
         if self.type not in TYPES:
             raise ValueError(f"column {self.name}: unknown type {self.type!r}")
+        for bound in ("min", "max"):        # a game.yaml's bound is data from other people
+            value = getattr(self, bound)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise ValueError(f"column {self.name}: {bound} {value!r} is not a number")
 
 
 @dataclass(frozen=True)
@@ -157,10 +161,20 @@ def coerce(col: Column, raw: Any) -> tuple[Any, str | None, str]:
 
 def _ranged(col: Column, value: float) -> tuple[Any, str | None, str]:
     if col.min is not None and value < col.min:
-        return None, f"{value:g} is below the minimum {col.min:g}", "range"
+        return None, f"{_number(value)} is below the minimum {col.min:g}", "range"
     if col.max is not None and value > col.max:
-        return None, f"{value:g} is above the maximum {col.max:g}", "range"
+        return None, f"{_number(value)} is above the maximum {col.max:g}", "range"
     return value, None, ""
+
+
+def _number(value: float) -> str:
+    """A number as a message shows it; a whole number past what a float holds (309 digits and more) by its
+    first digits and its length."""
+    try:
+        return f"{value:g}"
+    except OverflowError:
+        text = str(value)
+        return f"{text[:6]}… ({len(text.lstrip('-'))} digits)"
 
 
 def is_blank(raw: Any) -> bool:

@@ -1,7 +1,7 @@
 """Read designers' files (xlsx workbooks, CSV) into RawSheets, safely.
 
-Workbooks come from other people: the zip container is checked for size bombs before openpyxl sees it,
-openpyxl parses XML through defusedxml (installed as a dependency, so no entity expansion), and sizes are
+Workbooks come from other people: the zip container is checked for size bombs and lying headers before
+openpyxl sees it (pipeline/data/archive.py), openpyxl parses XML through defusedxml (installed as a dependency, so no entity expansion), and sizes are
 bounded. Formula cells without a cached value and merged cells are reported, located.
 """
 
@@ -16,12 +16,9 @@ import zipfile
 from pathlib import Path
 
 from pipeline.core.errors import PipelineError, Problem, Report, SourceRef, column_letter
+from pipeline.data.archive import MAX_FILE_BYTES, check_container, one_line
 from pipeline.data.schema import RawSheet
 
-MAX_FILE_BYTES = 20 * 1024 * 1024
-MAX_UNZIPPED_BYTES = 200 * 1024 * 1024
-MAX_ZIP_ENTRIES = 5000
-MAX_RATIO = 200          # uncompressed / compressed, per entry
 MAX_ROWS = 20000
 MAX_COLUMNS = 200
 MACRO_SUFFIXES = (".xlsm", ".xltm", ".xlsb")
@@ -40,45 +37,6 @@ def display_path(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _check_container(path: Path, shown: str) -> list[str]:
-    """Refuse what is not an xlsx zip, or what would inflate beyond sane bounds; the names of its parts."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise PipelineError(Problem(shown, f"file is {size // 1024 // 1024} MB, above the {MAX_FILE_BYTES // 1024 // 1024} MB limit", "file"))
-    if not zipfile.is_zipfile(path):
-        raise PipelineError(Problem(shown, "is not an Excel workbook (.xlsx); save it as .xlsx", "file"))
-    try:
-        with zipfile.ZipFile(path) as archive:
-            infos = archive.infolist()
-            if len(infos) > MAX_ZIP_ENTRIES:
-                raise PipelineError(Problem(shown, f"workbook has {len(infos)} parts (limit {MAX_ZIP_ENTRIES})", "file"))
-            total = sum(i.file_size for i in infos)
-            if total > MAX_UNZIPPED_BYTES:
-                raise PipelineError(Problem(shown, "workbook would unpack to more than 200 MB", "file"))
-            for info in infos:
-                if info.compress_size and info.file_size / info.compress_size > MAX_RATIO and info.file_size > 1_000_000:
-                    raise PipelineError(Problem(shown, f"part {info.filename} is suspiciously compressed (zip bomb?)", "file"))
-            if "[Content_Types].xml" not in archive.namelist():
-                raise PipelineError(Problem(shown, "is a zip file but not an Excel workbook", "file"))
-            for info in infos:
-                _refuse_dtd(archive, info, shown)
-            return archive.namelist()
-    except zipfile.BadZipFile as exc:
-        raise PipelineError(Problem(shown, f"workbook is damaged ({exc})", "file")) from None
-
-
-def _refuse_dtd(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> None:
-    """Valid OOXML parts never declare a DTD; one that does is refused before any XML parser sees it
-    (no entity expansion, no external entity fetch, whichever parser openpyxl picks)."""
-    if not info.filename.endswith((".xml", ".rels")):
-        return
-    with archive.open(info) as part:
-        prolog = part.read(65536)
-    if b"<!DOCTYPE" in prolog or b"<!ENTITY" in prolog:
-        raise PipelineError(Problem(shown, f"workbook part {info.filename} declares a DTD or entities, which "
-                                    "spreadsheets never do: refused", "file"))
-
-
 def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]:
     """All sheets of an xlsx file as RawSheets, streamed row by row (openpyxl's read-only mode: memory stays
     bounded whatever the sheet's size, and a sheet past the limits is refused from its declared dimension
@@ -89,29 +47,41 @@ def read_workbook(path: Path, root: Path, report: Report) -> dict[str, RawSheet]
     shown = display_path(path, root)
     if not path.is_file():
         raise PipelineError(Problem(shown, "file not found", "file"))
-    parts = _check_container(path, shown)
+    parts = check_container(path, shown)
     if path.suffix.lower() in MACRO_SUFFIXES or any(p.lower().endswith(VBA_PART) for p in parts):
         report.warning(shown, "workbook holds macros (VBA): pnp never runs them and reads only the cells; save "
                               "it as a plain .xlsx workbook to hand it on", "macro")
-    with zipfile.ZipFile(path) as archive:
-        scans = {title: _scan_sheet(archive, part, SourceRef(shown, title)) for title, part in _sheet_parts(archive)}
     try:
+        with zipfile.ZipFile(path) as archive:
+            scans = {title: _scan_sheet(archive, part, SourceRef(shown, title)) for title, part in _sheet_parts(archive)}
         with_values = openpyxl.load_workbook(path, read_only=True, data_only=True)
         # formulas are read only if a sheet has one: a workbook of plain values is parsed once
         plain = set(with_values.sheetnames) <= set(scans) and not any(formulas for _, formulas in scans.values())
         with_formulas = with_values if plain else openpyxl.load_workbook(path, read_only=True, data_only=False)
-    except Exception as exc:  # openpyxl raises many types for damaged files
-        raise PipelineError(Problem(shown, f"workbook cannot be read: {type(exc).__name__}: {exc}", "file")) from None
+    except PipelineError:
+        raise
+    except Exception as exc:  # openpyxl, zipfile and the XML parsers raise many types for damaged files
+        raise PipelineError(unreadable(shown, exc)) from None
     sheets = {}
     try:
         for ws in with_formulas.worksheets:
             merged, formulas = scans.get(ws.title, ([], True))
-            sheets[ws.title] = _read_sheet(ws if formulas and not plain else None, with_values[ws.title], merged,
-                                           shown, report)
+            try:
+                sheets[ws.title] = _read_sheet(ws if formulas and not plain else None, with_values[ws.title],
+                                               merged, shown, report)
+            except PipelineError:
+                raise
+            except Exception as exc:  # a sheet's XML is parsed while its rows are read
+                raise PipelineError(unreadable(SourceRef(shown, ws.title), exc)) from None
     finally:
         with_formulas.close()
         with_values.close()
     return sheets
+
+
+def unreadable(where: SourceRef | str, exc: Exception) -> Problem:
+    """The located line of a workbook (or one of its sheets) a reader could not parse."""
+    return Problem(where, f"workbook cannot be read: {type(exc).__name__}: {one_line(exc)}", "file")
 
 
 def _openpyxl():
@@ -138,8 +108,8 @@ def _sheet_parts(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
     try:
         book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
         rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
-    except (KeyError, ElementTree.ParseError):
-        return []                                       # openpyxl says what is wrong with such a workbook
+    except Exception:   # a missing or damaged part: openpyxl then says what is wrong with it
+        return []
     targets = {r.get("Id"): r.get("Target", "") for r in rels}
     parts = []
     for sheet in book.iter(f"{main}sheet"):
@@ -256,10 +226,14 @@ def read_csv(path: Path, root: Path, sheet_name: str) -> RawSheet:
     shown = display_path(path, root)
     if not path.is_file():
         raise PipelineError(Problem(shown, "file not found", "file"))
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise PipelineError(Problem(shown, "CSV file is above the 20 MB limit", "file"))
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise PipelineError(Problem(shown, "CSV file is above the 20 MB limit", "file"))
+        data = path.read_bytes()
+    except OSError as exc:                              # unreadable (permissions, a disk error)
+        raise PipelineError(Problem(shown, f"cannot be read ({one_line(exc)})", "file")) from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PipelineError(Problem(shown, f"CSV is not UTF-8 text (byte {exc.start}); export it as UTF-8",
                                     "file")) from None

@@ -25,8 +25,27 @@ def _inside(base: Path, text: str, root: Path, shown: str) -> Path:
         raise PipelineError(Problem(shown, f"data file {exc}", "path")) from None
 
 
+FORM = "see templates/benchdeck/game.yaml for its form"
+SHAPE_ERRORS = (TypeError, KeyError, AttributeError, IndexError, ValueError, StopIteration)
+
+
 def load_data_game(manifest: Path, root: Path) -> GameModule:
+    """A game.yaml from anyone: any part not in the form pnp reads (a list where a mapping goes, an unknown
+    column type, a deck naming no sheet) is one located line, never a traceback."""
     shown = str(manifest.resolve().relative_to(root.resolve())) if manifest.resolve().is_relative_to(root.resolve()) else str(manifest)
+    try:
+        return _load(manifest, root, shown)
+    except SHAPE_ERRORS as exc:
+        raise PipelineError(misshapen(shown, exc)) from None
+
+
+def misshapen(shown: str, exc: Exception) -> Problem:
+    """The line of a game.yaml whose content is not in the form pnp reads."""
+    what = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+    return Problem(shown, f"is not in the form pnp reads ({what}); {FORM}", "game")
+
+
+def _load(manifest: Path, root: Path, shown: str) -> GameModule:
     try:
         data = read_yaml(manifest) or {}
     except OSError as exc:
@@ -48,11 +67,18 @@ def load_data_game(manifest: Path, root: Path) -> GameModule:
     data_dirs = {csv_names.get(p.name, ""): p.parent for p in files}
     return GameModule(
         id=str(data["id"]), title=str(data["title"]), data_files=tuple(files), sheets=sheets,
-        template_dir=base, components=lambda records: [_deck(d, records, sheets, data_dirs) for d in decks],
+        template_dir=base, components=lambda records: _decks(decks, records, sheets, data_dirs, shown),
         manifest_sheet=None if data.get("manifest") else "components",
         inline_manifest=tuple(data.get("manifest") or ()), csv_sheet_names=csv_names,
         author=str(data.get("author") or ""), keywords=_keywords(data.get("keywords"), shown),
         version=str(data.get("version") or ""))
+
+
+def _decks(decks, records: Records, sheets, data_dirs, shown: str) -> list[CardDeck]:
+    try:
+        return [_deck(d, records, sheets, data_dirs) for d in decks]
+    except SHAPE_ERRORS as exc:
+        raise PipelineError(misshapen(shown, exc)) from None
 
 
 def _keywords(value, shown: str) -> tuple[str, ...]:

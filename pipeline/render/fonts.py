@@ -185,6 +185,9 @@ def _register(font_name: str, path: Path) -> None:
         except (TTFError, OSError, ValueError, KeyError, IndexError, struct.error) as exc:
             # a game's own .ttf is data from other people: a located problem, never a traceback
             raise PipelineError(Problem(_shown(path), f"cannot read the font: {exc}", "font")) from None
+        except Exception as exc:    # reportlab trips on damage it does not check for (a name table with no names)
+            raise PipelineError(Problem(_shown(path), f"cannot read the font: it is damaged ({type(exc).__name__})",
+                                        "font")) from None
         pdfmetrics.registerFont(font)
     _REGISTERED.add(font_name)
 
@@ -222,16 +225,22 @@ def _font_file(where: str, entry: dict, root: Path | None) -> Path:
                                         "font package) and `file` (a file name in its files/ folder), or "
                                         "`path` (a .ttf inside the project)", "font"))
         path = _package_dir(package, where) / "files" / file
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError:                     # a name too long for the file system, among others
+        found = False
+    if not found:
         raise PipelineError(Problem(where, f"font file {entry.get('path') or entry['file']} not found", "font"))
     if path.suffix.lower() not in (".ttf", ".otf"):
         raise PipelineError(Problem(where, f"font file {path.name} is not TrueType (.ttf)", "font"))
     return path
 
 
-def _families(manifest: Path, root: Path | None, key: str) -> tuple[list[str], dict, dict, dict]:
-    """The fallback families of a fonts.yaml: their font names (in order), licences, files and families."""
-    where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
+def _families(manifest: Path, root: Path | None, key: str, where: str | None = None) -> tuple[list[str], dict, dict, dict]:
+    """The fallback families of a fonts.yaml (named `where` in problems): their font names (in order), licences,
+    files and families."""
+    if where is None:
+        where = str(manifest.relative_to(root)) if root is not None and manifest.is_relative_to(root) else str(manifest)
     data = _manifest(manifest, where)
     entries = (data.get(key) or []) if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "family" in e for e in entries):
@@ -260,25 +269,46 @@ def _manifest(manifest: Path, where: str):
         raise PipelineError(Problem(SourceRef(where, None, exc.line), exc.message, "font")) from None
 
 
+ROLES_NEEDED = ("title", "body", "bold", "italic")     # what the pipeline itself draws with (rulebook, faces)
+MANIFEST = "fonts/fonts.yaml"
+
+
 @lru_cache(maxsize=None)
 def load_fonts(manifest: Path) -> FontSet:
-    data = _manifest(Path(manifest), "fonts/fonts.yaml")
+    data = _manifest(Path(manifest), MANIFEST)
+    roles, bold_of = _roles(data)
     names, licences, files, families = {}, {}, {}, {}
-    for role, entry in data["roles"].items():
-        path = _package_dir(entry["package"]) / "files" / entry["file"]
-        if not path.is_file():
-            raise PipelineError(Problem("fonts/fonts.yaml", f"font file {entry['file']} not found in "
-                                        f"package {entry['package']}", "font"))
-        font_name = Path(entry["file"]).stem
+    for role, entry in roles.items():
+        path = _font_file(MANIFEST, entry, None)
+        font_name = path.stem
         files[font_name] = path
         names[role] = font_name
-        families[font_name] = entry["family"]
-        licences[font_name] = f"{entry['family']} ({entry['licence']})"
+        families[font_name] = str(entry["family"])
+        licences[font_name] = f"{entry['family']} ({entry.get('licence', 'licence not stated')})"
     _FILES.update(files)
-    fallback_names, fallback_licences, fallback_files, fallback_families = _families(Path(manifest), None, "fallback")
-    return FontSet(names=names, bold_roles=dict(data.get("bold_of", {})), licences={**licences, **fallback_licences},
+    fallback_names, fallback_licences, fallback_files, fallback_families = _families(Path(manifest), None, "fallback",
+                                                                                     MANIFEST)
+    return FontSet(names=names, bold_roles=bold_of, licences={**licences, **fallback_licences},
                    files={**files, **fallback_files}, fallbacks=tuple(fallback_names),
                    families={**families, **fallback_families})
+
+
+def _roles(data) -> tuple[dict, dict]:
+    """fonts.yaml's `roles:` (each a {family, package, file}) and `bold_of:` (role -> role), checked: a
+    manifest from elsewhere is a located problem, never a traceback."""
+    roles = data.get("roles") if isinstance(data, dict) else None
+    if not isinstance(roles, dict) or not all(isinstance(k, str) and isinstance(e, dict) and "family" in e
+                                              for k, e in roles.items()):
+        raise PipelineError(Problem(MANIFEST, "`roles:` must map each role to {family, package, file}", "font"))
+    missing = [role for role in ROLES_NEEDED if role not in roles]
+    if missing:
+        raise PipelineError(Problem(MANIFEST, f"`roles:` lacks {', '.join(missing)} (needed: "
+                                    f"{', '.join(ROLES_NEEDED)})", "font"))
+    bold_of = data.get("bold_of") or {}
+    if not isinstance(bold_of, dict) or not all(k in roles and v in roles for k, v in bold_of.items()):
+        raise PipelineError(Problem(MANIFEST, f"`bold_of:` must map roles to roles (roles: {', '.join(map(str, roles))})",
+                                    "font"))
+    return roles, dict(bold_of)
 
 
 def default_fonts() -> FontSet:

@@ -91,3 +91,23 @@ def test_trailing_empty_fields_are_harmless(tmp_path):
     (tmp_path / "c.csv").write_text("id,text,\na,b,\nc,d,,\n", encoding="utf-8")
     assert [cells for _, cells in read_csv(tmp_path / "c.csv", tmp_path, "cards").rows] == [
         {"id": "a", "text": "b"}, {"id": "c", "text": "d"}]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_file_that_cannot_be_read_is_one_located_line(tmp_path, monkeypatch, suffix):
+    """A designer's file that is there but cannot be read (permissions, a disk error): the file and the reason,
+    not an OSError traceback."""
+    from pathlib import Path
+
+    path = tmp_path / f"locked{suffix}"
+    path.write_bytes(b"id\n1\n")
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(PipelineError) as caught:
+        read_csv(path, tmp_path, "cards") if suffix == ".csv" else read_workbook(path, tmp_path, Report())
+    assert [str(p) for p in caught.value.problems] == [f"locked{suffix}: cannot be read ([Errno 13] Permission "
+                                                       f"denied: '{path}') [file]"]

@@ -22,6 +22,7 @@ from pipeline.render.faces.text import Run, add_run, unit_width
 FORMS_ATTRIBUTE = "_pnp_art_forms"      # set on each canvas: rel path -> (form name, natural w, h)
 VECTOR_SUFFIXES = (".svg",)
 ICON_SUFFIXES = (".svg", ".png")
+MAX_PIXELS = 89_478_485                 # Pillow's own decompression-bomb bound (Image.MAX_IMAGE_PIXELS)
 
 
 class ArtError(Exception):
@@ -114,12 +115,37 @@ class ArtLibrary:
 
 @lru_cache(maxsize=256)
 def _raster(path: str) -> ImageReader:
+    """The image, decoded once whole before it is trusted: a file cut short fails here, at validation, with
+    its place, not in the middle of a build's drawing. reportlab then reads the file itself (a JPEG goes into
+    the PDF as it is)."""
     try:
+        _decode(path)
         reader = ImageReader(path)
         reader.getSize()
         return reader
+    except ArtError:
+        raise
     except Exception as exc:  # PIL raises many types for a damaged or unknown file
-        raise ArtError(f"cannot read image {Path(path).name}: {exc}") from None
+        raise ArtError(f"cannot read image {Path(path).name}: {' '.join(str(exc).split()) or type(exc).__name__}") \
+            from None
+
+
+def _decode(path: str) -> None:
+    """Refuse an image of more pixels than Pillow's decompression-bomb bound before decoding it, then decode
+    it whole (and forget the pixels)."""
+    import warnings
+
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)     # refused below, located
+        with Image.open(path) as image:
+            width, height = image.size
+            if width * height > MAX_PIXELS:
+                raise ArtError(f"image {Path(path).name} is {width}×{height} pixels, above the "
+                               f"{MAX_PIXELS // 1_000_000} million pixels an image may have (a print at 300 dpi "
+                               "of a 60 cm square has 50 million)")
+            image.load()
 
 
 @lru_cache(maxsize=256)

@@ -1,6 +1,6 @@
 """The hostile-input corpus (issue 19): files someone could hand a designer, each a Case that damages a fresh
 copy of the project and says the one located line pnp must answer with. tests/data/test_hostile_inputs.py runs
-every case of every module here (paths, workbooks, sizes, yaml, text, csv) through the real command
+every case of every module here (paths, workbooks, archives, art, sizes, yaml, text, csv) through the real command
 line and checks: the exit code (1 for an error; 0 for a warning), no traceback, the located line (file,
 sheet and cell, or file and line), and for an error an output/ folder left byte-identical.
 
@@ -23,6 +23,6 @@ class Case:
     count: int = 1                      # problem lines of that severity expected in all
 
 
-MODULES = ("paths", "workbooks", "sizes", "yaml_files", "text", "csv_rows")
+MODULES = ("paths", "workbooks", "archives", "art_files", "sizes", "yaml_files", "text", "csv_rows")
 # Cell text entering markup is no error: it prints as typed. tests/render/test_markup_escaping.py holds that class
 # (a property test per door, and a cell full of markup printed on its card and in the rulebook).
