@@ -366,12 +366,8 @@ def test_random_bots_play_every_decision_of_a_mode(data, mode):
 # --- the real workbook -----------------------------------------------------------------------------------------
 
 def test_the_workbook_plays_every_count_and_mode():
-    try:
-        real = workbook_data()
-    except ValueError as exc:
-        pytest.skip(f"sheets/allstar.xlsx is being authored: {exc}")
-    if real is None:
-        pytest.skip("sheets/allstar.xlsx does not exist yet")
+    real = workbook_data()
+    assert real is not None, "sheets/allstar.xlsx is missing"
     for players in range(real.params["players_min"], real.params["players_max"] + 1):
         for seed in range(20):
             result = play_game(real, players, seed)

@@ -20,8 +20,7 @@ BOOK = "sheets/challengers.xlsx"
 
 def workbook_data(**params):
     loaded = workbook_records()
-    if loaded is None:
-        pytest.skip("sheets/challengers.xlsx does not exist yet")
+    assert loaded is not None, "sheets/challengers.xlsx is missing or does not load"
     from pipeline.games.challengers import game_data
     data = copy.copy(game_data(loaded[1]))
     data.params = {**data.params, **params}

@@ -281,8 +281,7 @@ def workbook_records():
 
 def test_the_workbook_plays_and_its_nominal_values():
     records = workbook_records()
-    if records is None:
-        pytest.skip("sheets/nba.xlsx is missing or does not load yet")
+    assert records is not None, "sheets/nba.xlsx is missing or does not load"
     real = nba_play.game_data(records)
     for seed in range(10):
         result = nba_play_game(real, seed)
