@@ -169,6 +169,7 @@ def check(target: Target, recipe: list[list]) -> None:
 
 
 def _fuzz(name: str):
+    @pytest.mark.slow           # a hundred runs of the command line: make test, not the edit loop's test-fast
     @fuzz_settings(name)
     @given(recipe=recipes(TARGETS[name]))
     def test(recipe):
