@@ -112,9 +112,11 @@ def run_cli(*args: str, root: Path | None = None) -> subprocess.CompletedProcess
 
 # --- fast and slow -----------------------------------------------------------------------------------------
 # A test that runs the command line, a whole build (a `built` fixture), the independent preflight
-# (shared/tools/pdfcheck.py, a subprocess) or a whole rulebook is end to end: marked `slow`, so
+# (tests/tools/pdfcheck.py, a subprocess), a whole rulebook (written, or laid out as a Book) or every face of a
+# game laid out and drawn (tests/render/test_safe_zone.py laid_out_faces) is end to end: marked `slow`, so
 # `make test-fast` (pytest -m "not slow") keeps the inner loop short. `make test` and CI run everything.
-END_TO_END = ("run_cli(", "built_game(", "pnp(", "pdfcheck(", "write_rulebook(", "_rulebook_text(")
+END_TO_END = ("run_cli(", "built_game(", "pnp(", "pdfcheck(", "write_rulebook(", "_rulebook_text(", "write_book(",
+              "laid_out_faces(")
 
 
 def pytest_collection_modifyitems(config, items):
