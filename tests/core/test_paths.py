@@ -5,7 +5,7 @@ on any system (a property over arbitrary text)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import PurePosixPath, PureWindowsPath
 
 import pytest
 from hypothesis import given, settings

@@ -94,8 +94,8 @@ class League:
         if self.winner is not None:
             for seat, lead in enumerate(self.leads):
                 c[f"set_lead:{self.selection}|{lead}"] += 1
-                c[f"offered:common"] += 2
-                c[f"picked:common"] += 1
+                c["offered:common"] += 2
+                c["picked:common"] += 1
                 if seat == self.winner:
                     c[f"set_lead_won:{self.selection}|{lead}"] += 1
                     c["picked_by_winner:common"] += 1

@@ -13,7 +13,7 @@ import pytest
 from pipeline import PROJECT_ROOT
 from pipeline.core.units import MM
 from pipeline.data.specs import CardDeck, PageSpec
-from pipeline.games.challengers.components.cards import KEYWORDS, POKER
+from pipeline.games.challengers.components.cards import KEYWORDS
 from pipeline.games.challengers.engine.pairing import pairings, participants_for
 from pipeline.games.secret_tokens import public_sides_differ
 from tests.conftest import built_game

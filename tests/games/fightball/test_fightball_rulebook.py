@@ -65,7 +65,7 @@ def test_the_book_builds_with_its_chapters_and_figures(book):
 
 def _expected_ids(context: dict) -> dict[str, list[str]]:
     """Each pile's cards, bottom first, from the examples the chapters print."""
-    ex, green, nine, fouls = context["ex"], context["ex"]["green"], context["ex"]["nine"], context["ex"]["fouls"]
+    green, nine, fouls = context["ex"]["green"], context["ex"]["nine"], context["ex"]["fouls"]
     play = [green["attacker"]["id"], green["ball"], green["shot"]["id"]]
     piles = nine_stacks(nine, "north")
     return {

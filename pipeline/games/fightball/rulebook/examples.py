@@ -132,7 +132,7 @@ def engine_nine(nine: dict, score, coach: str) -> dict:
 
 def fouls(records: Records, rules: dict, north: str, south: str, green: dict | None) -> dict:
     """One foul of each kind, on Alice's green play where there is one."""
-    north_players, south_players = _team_rows(records, "players", north), _team_rows(records, "players", south)
+    south_players = _team_rows(records, "players", south)
     south_shots = _team_rows(records, "shots", south)
     out = {"false_start": {"ball": f"{south}_ball_G", "attacker": _player(south_players[0]) if south_players else None,
                            "points": rules["zone_points_g"], "colour": colour_words("G")}}
