@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterator
 
 from pipeline.cache.fingerprint import code_fingerprint, tree_digest
-from pipeline.cache.location import FINGERPRINT, cache_folder, mark
+from pipeline.cache.location import cache_folder, entries, mark
 from pipeline.cache.store import Store, key_of
 from pipeline.core.errors import Report
 
@@ -167,9 +167,8 @@ class BuildCache:
         """Entries of other code fingerprints, and entries unread for a month, removed."""
         import shutil
 
-        for folder in self.store.folder.parent.iterdir() if self.store.folder.parent.is_dir() else ():
-            if FINGERPRINT.match(folder.name) and folder.is_dir() and not folder.is_symlink() and \
-                    folder != self.store.folder:
+        for folder in entries(self.store.folder.parent):
+            if folder.is_dir() and folder != self.store.folder:      # another fingerprint's (not the tag)
                 shutil.rmtree(folder, ignore_errors=True)
         self.store.prune()
 

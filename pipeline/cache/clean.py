@@ -4,6 +4,7 @@ output/.cache of earlier versions), a link is removed itself, never what it poin
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ def clean(root: Path, games: tuple[str, ...] = (), outputs: bool = True, cache: 
     if cache:
         folder = cache_folder(root)
         _remove(folder, entries(folder), done)
-        with _quiet():
+        with contextlib.suppress(OSError):
             folder.rmdir()                                  # only when nothing else is in it
         if not (outputs and not games):                     # all of output/ holds it already
             _remove(root / OLD, [root / OLD], done)
@@ -61,12 +62,6 @@ def _size(path: Path) -> int:
     total = 0
     for top, _, names in os.walk(path):                     # links to folders are not followed
         for name in names:
-            with _quiet():
+            with contextlib.suppress(OSError):
                 total += os.lstat(os.path.join(top, name)).st_size
     return total
-
-
-def _quiet():
-    import contextlib
-
-    return contextlib.suppress(OSError)

@@ -54,8 +54,13 @@ def _lay_out_part(renderer, faces: list, texts_of: Callable[[object], tuple]) ->
     """Each face's (layout, problems, marked layout or None), in a worker."""
     out = []
     for face in faces:
-        layout, problems = renderer.layout(face.template, face.context, face.ref, face.label or face.name,
-                                           face.data_dir, face.size_mm)
+        layout, problems = layout_of(renderer, face)
         texts = texts_of(face)
         out.append((layout, problems, stamp(layout, texts, renderer.fonts) if texts else None))
     return out
+
+
+def layout_of(renderer, face) -> tuple:
+    """One face spec laid out anew: (its FaceLayout, the problems told)."""
+    return renderer.layout(face.template, face.context, face.ref, face.label or face.name, face.data_dir,
+                           face.size_mm)

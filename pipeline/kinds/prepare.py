@@ -18,7 +18,7 @@ from pipeline.core.progress import Progress
 from pipeline.core.units import PRINT_BLEED_MM
 from pipeline.data.specs import BoardSpec, CardDeck, Component, FaceSpec, PageSpec
 from pipeline.kinds import kind_of
-from pipeline.kinds.ahead import lay_ahead
+from pipeline.kinds.ahead import lay_ahead, layout_of
 from pipeline.render.faces.edition_mark import Edition, SMALL_SIDE_MM, stamp
 
 # The components whose faces carry an edition mark. Dice faces (16 mm, 13 mm stickers) have no room: their
@@ -101,7 +101,7 @@ def lay_out(renderer, component: Component, ink: bool, report: Report, progress:
         return mark_texts(edition, component, face, id(face) in backs)
 
     ahead = lay_ahead(renderer, kind_of(component).spec_faces(component),
-                      lambda face: shelf.holds(cache, renderer, face, keys), texts_of, jobs) \
+                      lambda face: shelf.entry(cache, renderer, face, keys)[1] is not None, texts_of, jobs) \
         if new_faces and isinstance(component, CardDeck) else {}
     faces = kind_of(component).lay_out(
         component, lambda face: _cached_layout(renderer, face, repeats, cache, new_faces, count, texts_of(face),
@@ -190,11 +190,14 @@ class Shelf:
         found = cache.get(key) if key else None
         return cls(key, found if isinstance(found, dict) else {})
 
-    def holds(self, cache: BuildCache | None, renderer, face: FaceSpec, keys: dict) -> bool:
-        """Whether the face is on the shelf with its art unchanged (its key kept in `keys` for the layout)."""
-        key = keys[id(face)] = cache.face_key(renderer, face) if cache else None
+    def entry(self, cache: BuildCache | None, renderer, face: FaceSpec, keys: dict) -> tuple[str | None, tuple | None]:
+        """The face's cache key (worked out once, kept in `keys`) and its entry on the shelf when it can serve:
+        there, with its art unchanged (else None)."""
+        if id(face) not in keys:
+            keys[id(face)] = cache.face_key(renderer, face) if cache else None
+        key = keys[id(face)]
         found = self.found.get(key) if key else None
-        return found is not None and cache.art_unchanged(found[2])
+        return key, found if found is not None and cache.art_unchanged(found[2]) else None
 
     def store(self, cache: BuildCache | None) -> None:
         """Kept for the next build when it differs from what was found (a face laid out anew, one gone)."""
@@ -205,9 +208,8 @@ class Shelf:
 def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: BuildCache | None, new_faces: bool,
                    count: FaceCount, texts: tuple[str, ...], shelf: Shelf, keys: dict, ahead: dict):
     count.faces += 1
-    key = keys[id(face)] if id(face) in keys else cache.face_key(renderer, face) if cache else None
-    found = shelf.found.get(key) if key else None
-    if found is not None and cache.art_unchanged(found[2]):
+    key, found = shelf.entry(cache, renderer, face, keys)
+    if found is not None:
         layout, problems, art, marks = found
         shelf.made[key] = found
         if layout.project_root != renderer.project_root:       # stored by the same project elsewhere
@@ -218,8 +220,7 @@ def _cached_layout(renderer, face: FaceSpec, repeats: dict[tuple, list], cache: 
     else:
         count.laid_out += 1
         early = ahead.pop(id(face), None)           # laid out by a worker (a face met twice: the second here)
-        layout, problems = early[:2] if early else renderer.layout(
-            face.template, face.context, face.ref, face.label or face.name, face.data_dir, face.size_mm)
+        layout, problems = early[:2] if early else layout_of(renderer, face)
         art, marks = cache.art_of(layout) if cache else (), {}
         if early:
             _register_fonts(renderer)               # the worker's layout registered them in the worker only

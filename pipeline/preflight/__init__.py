@@ -12,7 +12,7 @@ printer or a print shop needs of it, on pnp's files and on PDFs from elsewhere a
 reading.py reads a page, cards.py finds its cards, rules.py and sheets.py judge, report.py prints; model.py
 holds what they pass one another.
 
-May import: nothing of pipeline (pypdfium2 and the standard library): it reads any PDF, pnp's or not."""
+May import: core (its units and papers), pypdfium2 and the standard library: it reads any PDF, pnp's or not."""
 
 from __future__ import annotations
 

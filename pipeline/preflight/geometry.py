@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 import re
 
-PT_PER_MM = 72 / 25.4
+from pipeline.core.units import MM as PT_PER_MM, PAPERS_MM as PNP_PAPERS_MM
+
 Rect = tuple[float, float, float, float]
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
-PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
+PAPERS_MM = {**PNP_PAPERS_MM, "a3": (297.0, 420.0)}     # pnp's papers, and A3 that print shops use
 
 
 def mm(points: float) -> float:

@@ -14,7 +14,7 @@ from tests.architecture.test_import_cycles import PACKAGE, _imports, _modules
 # lowest floor first; the rooms on one floor do not import one another
 FLOORS = (
     ("pipeline", "core"),                       # the package root (PROJECT_ROOT) and the ground floor
-    ("data", "preflight"),                      # preflight/ imports nothing of pipeline
+    ("data", "preflight"),                      # preflight/ imports only core/
     ("render",),                                # render/ itself: fonts, glyphs, pdf, markup, colours
     ("render.faces", "render.charts"),
     ("render.sheets", "render.rulebook", "cache", "exports"),
